@@ -1,0 +1,63 @@
+// Command arena plays chess engines against each other and measures every move.
+//
+// Each subcommand lives in its own file and registers itself in init, so the
+// CLI holds flag parsing only and the work is done by the packages it calls.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+)
+
+// command is one subcommand: its one-line summary and its entry point, which
+// receives the arguments after the subcommand name and returns the exit code.
+type command struct {
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) int
+}
+
+var commands = map[string]command{}
+
+func register(name string, c command) {
+	if _, dup := commands[name]; dup {
+		panic("duplicate command " + name)
+	}
+	commands[name] = c
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: arena COMMAND [arguments]")
+	fmt.Fprintln(w, "\ncommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'arena COMMAND -h' for the arguments of a command.")
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stdout)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "arena: unknown command %q\n\n", args[0])
+		usage(stderr)
+		return 2
+	}
+	return c.run(args[1:], stdout, stderr)
+}
