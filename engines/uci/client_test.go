@@ -1,0 +1,341 @@
+package uci
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"arena/engines"
+)
+
+const stockfishPath = "/usr/games/stockfish"
+
+// stockfish starts the real Stockfish or skips the test when it is absent.
+func stockfish(t *testing.T, opts map[string]string) *Client {
+	t.Helper()
+	if _, err := os.Stat(stockfishPath); err != nil {
+		t.Skip("stockfish not found at " + stockfishPath)
+	}
+	c, err := Start(context.Background(), ClientConfig{Command: stockfishPath, Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func findOption(opts []engines.Option, name string) (engines.Option, bool) {
+	for _, o := range opts {
+		if o.Name == name {
+			return o, true
+		}
+	}
+	return engines.Option{}, false
+}
+
+func TestStockfishHandshakeAndOptions(t *testing.T) {
+	c := stockfish(t, map[string]string{"hash": "32", "Skill Level": "10"})
+	if !strings.HasPrefix(c.Name(), "Stockfish") {
+		t.Errorf("Name() = %q, want Stockfish ...", c.Name())
+	}
+	if c.PID() <= 0 || c.Exited() {
+		t.Errorf("PID() = %d, Exited() = %v for a running engine", c.PID(), c.Exited())
+	}
+	want := []engines.Option{
+		{Name: "Hash", Type: engines.Spin, Default: "16", Min: 1, Max: 33554432},
+		{Name: "Threads", Type: engines.Spin, Default: "1", Min: 1, Max: 1024},
+		{Name: "Skill Level", Type: engines.Spin, Default: "20", Min: 0, Max: 20},
+		{Name: "Ponder", Type: engines.Check, Default: "false"},
+		{Name: "Clear Hash", Type: button},
+		{Name: "SyzygyPath", Type: engines.String, Default: ""},
+	}
+	for _, w := range want {
+		got, ok := findOption(c.Options(), w.Name)
+		if !ok {
+			t.Errorf("option %q not parsed; got %+v", w.Name, c.Options())
+			continue
+		}
+		if got.Type != w.Type || got.Default != w.Default || got.Min != w.Min || got.Max != w.Max {
+			t.Errorf("option %q = %+v, want %+v", w.Name, got, w)
+		}
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !c.Exited() {
+		t.Error("Exited() = false after Close")
+	}
+	// Close is idempotent.
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestStockfishBadOptions(t *testing.T) {
+	if _, err := os.Stat(stockfishPath); err != nil {
+		t.Skip("stockfish not found at " + stockfishPath)
+	}
+	for _, tc := range []struct {
+		opts map[string]string
+		want []string
+	}{
+		{map[string]string{"NoSuchOption": "1"}, []string{stockfishPath, `unknown option "NoSuchOption"`, "Hash", "Skill Level"}},
+		{map[string]string{"Skill Level": "99"}, []string{"Skill Level", "out of range", "0..20"}},
+		{map[string]string{"Ponder": "maybe"}, []string{"Ponder", "not a boolean"}},
+	} {
+		c, err := Start(context.Background(), ClientConfig{Command: stockfishPath, Options: tc.opts})
+		if err == nil {
+			c.Close()
+			t.Errorf("Start with %v: no error", tc.opts)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("Start with %v: error %q does not contain %q", tc.opts, err, w)
+			}
+		}
+	}
+}
+
+func TestStockfishDepthSearch(t *testing.T) {
+	c := stockfish(t, nil)
+	c.NewGame()
+	pos := engines.Position{Moves: []string{"e2e4", "e7e5"}}
+	var infos []engines.Info
+	res, err := c.Search(context.Background(), pos, engines.Limits{Depth: 8}, func(in engines.Info) { infos = append(infos, in) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLegal(t, pos, res.Move)
+	if res.Depth != 8 || len(res.PV) == 0 || res.Nodes <= 0 || res.Time <= 0 {
+		t.Errorf("result %+v: want depth 8, a PV, nodes and time", res)
+	}
+	if res.Score.IsMate() || res.Score.CP < -300 || res.Score.CP > 300 {
+		t.Errorf("score %v after 1.e4 e5 is not a plausible opening score", res.Score)
+	}
+	if len(infos) < 8 {
+		t.Fatalf("got %d info reports, want at least one per depth", len(infos))
+	}
+	last := infos[len(infos)-1]
+	if last.Depth != 8 || len(last.PV) == 0 {
+		t.Errorf("last info %+v: want depth 8 with a PV", last)
+	}
+}
+
+func TestStockfishMoveTimeSearch(t *testing.T) {
+	c := stockfish(t, nil)
+	pos := engines.Position{FEN: "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"}
+	res, err := c.Search(context.Background(), pos, engines.Limits{MoveTime: 100 * time.Millisecond}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLegal(t, pos, res.Move)
+	// Clock search as well: the client sends wtime/btime/winc/binc.
+	res, err = c.Search(context.Background(), pos, engines.Limits{WTime: time.Second, BTime: time.Second, WInc: 10 * time.Millisecond, BInc: 10 * time.Millisecond}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLegal(t, pos, res.Move)
+}
+
+func TestStockfishMate(t *testing.T) {
+	c := stockfish(t, nil)
+	// Back-rank mate in one: Ra8#.
+	pos := engines.Position{FEN: "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"}
+	res, err := c.Search(context.Background(), pos, engines.Limits{Depth: 5}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Move != "a1a8" || res.Score.Mate != 1 {
+		t.Errorf("got move %q score %v, want a1a8 with mate 1", res.Move, res.Score)
+	}
+	// Checkmated side: no legal move, "bestmove (none)".
+	pos = engines.Position{FEN: "R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1"}
+	res, err = c.Search(context.Background(), pos, engines.Limits{Depth: 5}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Move != "" {
+		t.Errorf("checkmated side got move %q, want none", res.Move)
+	}
+}
+
+func TestStockfishStopInfinite(t *testing.T) {
+	c := stockfish(t, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Cancel once the engine has searched a little, from the info callback.
+	res, err := c.Search(ctx, engines.Position{}, engines.Limits{Infinite: true}, func(in engines.Info) {
+		if in.Depth >= 6 {
+			cancel()
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLegal(t, engines.Position{}, res.Move)
+	if res.Depth < 6 {
+		t.Errorf("depth %d, want at least 6 before the stop", res.Depth)
+	}
+	// The engine is still usable after a stop.
+	res, err = c.Search(context.Background(), engines.Position{}, engines.Limits{Depth: 3}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLegal(t, engines.Position{}, res.Move)
+}
+
+// fake starts the test binary as a misbehaving engine (see fakeEngine).
+func fake(t *testing.T, mode string, cfg ClientConfig) (*Client, error) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Command = exe
+	cfg.Args = []string{fakeEngineArg, mode}
+	c, err := Start(context.Background(), cfg)
+	if c != nil {
+		t.Cleanup(func() { c.Close() })
+	}
+	return c, err
+}
+
+func TestFakeNeverUCIOK(t *testing.T) {
+	_, err := fake(t, "mute", ClientConfig{StartTimeout: 200 * time.Millisecond})
+	if err == nil {
+		t.Fatal("Start of an engine that never sends uciok succeeded")
+	}
+	exe, _ := os.Executable()
+	for _, w := range []string{exe, `no "uciok" within 200ms`, `after "uci"`} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not contain %q", err, w)
+		}
+	}
+}
+
+func TestFakeExitsAtStart(t *testing.T) {
+	_, err := fake(t, "noisy", ClientConfig{})
+	if err == nil {
+		t.Fatal("Start of an engine that exits at once succeeded")
+	}
+	for _, w := range []string{"exited", "exit status 7", "cannot load network file"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not contain %q", err, w)
+		}
+	}
+}
+
+func TestFakeCrashMidSearch(t *testing.T) {
+	c, err := fake(t, "crash", ClientConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Name() != "Fake crash" {
+		t.Errorf("Name() = %q, want %q", c.Name(), "Fake crash")
+	}
+	var infos int
+	_, err = c.Search(context.Background(), engines.Position{}, engines.Limits{Depth: 5}, func(engines.Info) { infos++ })
+	if err == nil {
+		t.Fatal("Search on a crashing engine returned no error")
+	}
+	for _, w := range []string{"exited during search", "exit status 3"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not contain %q", err, w)
+		}
+	}
+	if infos != 1 {
+		t.Errorf("got %d info reports before the crash, want 1", infos)
+	}
+	if !c.Exited() {
+		t.Error("Exited() = false after the crash")
+	}
+	if _, err := c.Search(context.Background(), engines.Position{}, engines.Limits{Depth: 5}, nil); err == nil || !strings.Contains(err.Error(), "exited") {
+		t.Errorf("Search after the crash: error %v, want one saying the engine exited", err)
+	}
+}
+
+func TestFakeIgnoresStop(t *testing.T) {
+	c, err := fake(t, "nostop", ClientConfig{StopGrace: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = c.Search(ctx, engines.Position{}, engines.Limits{Infinite: true}, func(engines.Info) { cancel() })
+	if err == nil {
+		t.Fatal("Search on an engine ignoring stop returned no error")
+	}
+	for _, w := range []string{`did not answer "stop"`, "100ms", "killed"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not contain %q", err, w)
+		}
+	}
+	c.Close()
+	if !c.Exited() {
+		t.Error("Exited() = false after the kill")
+	}
+	select {
+	case <-c.readerDone:
+	default:
+		t.Error("reader goroutine still running after Close")
+	}
+}
+
+func TestFakeCloseKillsEngineIgnoringQuit(t *testing.T) {
+	c, err := fake(t, "nostop", ClientConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !c.Exited() {
+		t.Error("engine ignoring quit still runs after Close")
+	}
+	if _, err := c.Search(context.Background(), engines.Position{}, engines.Limits{Depth: 1}, nil); err == nil {
+		t.Error("Search after Close returned no error")
+	}
+}
+
+func TestLocateEngine(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	_, err := LocateEngine("stockfish")
+	if err == nil {
+		if _, statErr := os.Stat(stockfishPath); statErr != nil {
+			t.Fatal("LocateEngine found stockfish where none is installed")
+		}
+	} else {
+		for _, w := range []string{"/usr/games/stockfish", "apt-get install -y stockfish"} {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("error %q does not contain %q", err, w)
+			}
+		}
+	}
+	_, err = LocateEngine("no-such-engine-xyz")
+	if err == nil || !strings.Contains(err.Error(), "/usr/games/no-such-engine-xyz") || strings.Contains(err.Error(), "apt-get") {
+		t.Errorf("error %v: want the paths tried and no apt hint", err)
+	}
+	dir := t.TempDir()
+	if _, err := LocateEngine(dir); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("LocateEngine(directory): error %v, want 'is a directory'", err)
+	}
+	notExec := dir + "/engine"
+	if err := os.WriteFile(notExec, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LocateEngine(notExec); err == nil || !strings.Contains(err.Error(), "not executable") {
+		t.Errorf("LocateEngine(non-executable): error %v, want 'not executable'", err)
+	}
+	if err := os.Chmod(notExec, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := LocateEngine(notExec); err != nil || p != notExec {
+		t.Errorf("LocateEngine(%s) = %q, %v", notExec, p, err)
+	}
+	_, err = Start(context.Background(), ClientConfig{Command: "no-such-engine-xyz"})
+	if err == nil || !strings.Contains(err.Error(), "not found") {
+		t.Errorf("Start of a missing engine: error %v, want 'not found'", err)
+	}
+}

@@ -1,0 +1,69 @@
+package uci
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// fakeEngineArg as the first argument makes the test binary act as a fake
+// UCI engine (see fakeEngine) instead of running the tests: the misbehaving
+// engines the client must survive cannot be real ones.
+const fakeEngineArg = "-uci-fake-engine"
+
+func TestMain(m *testing.M) {
+	if len(os.Args) > 2 && os.Args[1] == fakeEngineArg {
+		os.Exit(fakeEngine(os.Args[2]))
+	}
+	os.Exit(m.Run())
+}
+
+// fakeEngine speaks just enough UCI to misbehave in the given way:
+//
+//	mute:   never answers anything (no uciok)
+//	crash:  exits with status 3 on "go" after one info line
+//	nostop: ignores "stop" during a search and never sends bestmove
+//	noisy:  writes to stderr and exits with status 7 right away
+func fakeEngine(mode string) int {
+	if mode == "noisy" {
+		fmt.Fprintln(os.Stderr, "fake: cannot load network file")
+		return 7
+	}
+	out := bufio.NewWriter(os.Stdout)
+	say := func(s string) {
+		fmt.Fprintln(out, s)
+		out.Flush()
+	}
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		if mode == "mute" {
+			continue
+		}
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 {
+			continue
+		}
+		switch f[0] {
+		case "uci":
+			say("id name Fake " + mode)
+			say("option name Hash type spin default 16 min 1 max 1024")
+			say("uciok")
+		case "isready":
+			say("readyok")
+		case "go":
+			say("info depth 1 score cp 10 nodes 20 pv e2e4")
+			if mode == "crash" {
+				return 3
+			}
+		case "quit":
+			if mode == "nostop" {
+				// Ignores quit too, so Close has to kill it.
+				continue
+			}
+			return 0
+		}
+	}
+	return 0
+}
