@@ -1,0 +1,154 @@
+package board
+
+// Castling-right bits.
+const (
+	castleWK uint8 = 1 << iota
+	castleWQ
+	castleBK
+	castleBQ
+)
+
+// undo is what MakeMove saves to restore a position exactly; hash is also the
+// key of the position before the move, which is how repetitions are found.
+type undo struct {
+	hash      uint64
+	move      Move
+	halfmove  int32
+	sinceNull int32
+	captured  Piece
+	castle    uint8
+	ep        Square
+}
+
+// initialHistory is the undo capacity allocated by a new position: enough for
+// a long game plus a deep search, so that the stack never grows in practice.
+const initialHistory = 1024
+
+// Position is a chess position with its history since the root FEN. The
+// per-piece bitboards are indexed by Piece; board is the mailbox view of the
+// same information. MakeMove pushes onto hist, which is allocated once.
+type Position struct {
+	pieceBB   [16]Bitboard
+	occ       [2]Bitboard
+	board     [64]Piece
+	hash      uint64
+	side      Color
+	castle    uint8
+	ep        Square // NoSquare unless a pawn of the side to move could capture there
+	halfmove  int32
+	sinceNull int32 // plies since the root or the last null move: repetitions do not cross it
+	fullmove  int32
+	ply       int
+	hist      []undo
+}
+
+// StartFEN is the standard initial position.
+const StartFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+// NewPosition returns the standard initial position.
+func NewPosition() *Position {
+	p, err := ParseFEN(StartFEN)
+	if err != nil {
+		panic("board: start FEN rejected: " + err.Error())
+	}
+	return p
+}
+
+// Clone returns an independent copy, history included (repetition detection
+// keeps working on the copy).
+func (p *Position) Clone() *Position {
+	c := *p
+	c.hist = make([]undo, max(len(p.hist), p.ply+initialHistory/4))
+	copy(c.hist, p.hist[:p.ply])
+	return &c
+}
+
+// SideToMove returns the side to move.
+func (p *Position) SideToMove() Color { return p.side }
+
+// PieceAt returns the piece on sq, NoPiece if empty.
+func (p *Position) PieceAt(sq Square) Piece { return p.board[sq&63] }
+
+// Pieces returns the squares of c's pieces of type pt.
+func (p *Position) Pieces(c Color, pt PieceType) Bitboard { return p.pieceBB[MakePiece(c, pt)&15] }
+
+// Occupancy returns the squares of c's pieces.
+func (p *Position) Occupancy(c Color) Bitboard { return p.occ[c&1] }
+
+// Hash returns the Zobrist key of the position (pieces, side to move,
+// castling rights and a capturable en passant square).
+func (p *Position) Hash() uint64 { return p.hash }
+
+// HalfmoveClock returns the plies since the last capture or pawn move.
+func (p *Position) HalfmoveClock() int { return int(p.halfmove) }
+
+// FullmoveNumber returns the FEN move number.
+func (p *Position) FullmoveNumber() int { return int(p.fullmove) }
+
+// Ply returns the number of moves (null moves included) made since the root.
+func (p *Position) Ply() int { return p.ply }
+
+// CastlingRights returns the rights in FEN notation ("KQkq", "-").
+func (p *Position) CastlingRights() string { return castleString(p.castle) }
+
+// EnPassant returns the en passant square, NoSquare if there is none. As in
+// X-FEN, it is only set when a pawn of the side to move stands next to the
+// double-pushed pawn.
+func (p *Position) EnPassant() Square { return p.ep }
+
+// LastMove returns the last move made, NullMove at the root or after a null
+// move.
+func (p *Position) LastMove() Move {
+	if p.ply == 0 {
+		return NullMove
+	}
+	return p.hist[p.ply-1].move
+}
+
+func (p *Position) kingSq(c Color) Square { return p.pieceBB[MakePiece(c, King)].LSB() }
+
+// attackersTo returns the pieces of colour by that attack sq given occupancy occ.
+func (p *Position) attackersTo(sq Square, by Color, occ Bitboard) Bitboard {
+	b := &p.pieceBB
+	base := Piece(by) << 3
+	queens := b[base|Piece(Queen+1)]
+	return (pawnAttacks[by^1][sq]&b[base|Piece(Pawn+1)] |
+		knightAttacks[sq]&b[base|Piece(Knight+1)] |
+		kingAttacks[sq]&b[base|Piece(King+1)] |
+		bishopAttacks(sq, occ)&(b[base|Piece(Bishop+1)]|queens) |
+		rookAttacks(sq, occ)&(b[base|Piece(Rook+1)]|queens))
+}
+
+// IsAttacked reports whether sq is attacked by a piece of colour by.
+func (p *Position) IsAttacked(sq Square, by Color) bool {
+	return p.attackersTo(sq, by, p.occ[0]|p.occ[1]) != 0
+}
+
+// InCheck reports whether the side to move is in check.
+func (p *Position) InCheck() bool {
+	return p.IsAttacked(p.kingSq(p.side), p.side^1)
+}
+
+func (p *Position) putPiece(pc Piece, sq Square) {
+	p.board[sq] = pc
+	p.pieceBB[pc] |= SquareBB(sq)
+	p.occ[pc.Color()] |= SquareBB(sq)
+}
+
+// computeHash derives the Zobrist key from scratch (FEN parsing, tests).
+func (p *Position) computeHash() uint64 {
+	var h uint64
+	for sq := A1; sq <= H8; sq++ {
+		if pc := p.board[sq]; pc != NoPiece {
+			h ^= zobPiece[pc][sq]
+		}
+	}
+	if p.side == Black {
+		h ^= zobSide
+	}
+	h ^= zobCastle[p.castle]
+	if p.ep != NoSquare {
+		h ^= zobEP[p.ep&7]
+	}
+	return h
+}
