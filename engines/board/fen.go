@@ -25,7 +25,7 @@ func ParseFEN(fen string) (*Position, error) {
 	if len(fields) != 4 && len(fields) != 6 {
 		return nil, fmt.Errorf("fen %q: has %d fields, expected 6 (placement, side, castling, en passant, halfmove clock, fullmove number) or the first 4", fen, len(fields))
 	}
-	p := &Position{ep: NoSquare, fullmove: 1, hist: make([]undo, initialHistory)}
+	p := &Position{ep: NoSquare, rootFullmove: 1, hist: make([]undo, initialHistory)}
 	if err := p.parsePlacement(fen, fields[0]); err != nil {
 		return nil, err
 	}
@@ -53,11 +53,12 @@ func ParseFEN(fen string) (*Position, error) {
 		if err != nil || n < 1 {
 			return nil, fenError(fen, 5, fields[5], "expected a positive integer")
 		}
-		p.fullmove = int32(n)
+		p.rootFullmove = int32(n)
 	}
 	if p.IsAttacked(p.kingSq(p.side^1), p.side) {
 		return nil, fenError(fen, 1, fields[1], "the side not to move (%s) is in check", p.side^1)
 	}
+	p.rootSide = p.side
 	p.hash = p.computeHash()
 	return p, nil
 }
@@ -218,6 +219,6 @@ func (p *Position) FEN() string {
 	b.WriteByte(' ')
 	b.WriteString(strconv.Itoa(int(p.halfmove)))
 	b.WriteByte(' ')
-	b.WriteString(strconv.Itoa(int(p.fullmove)))
+	b.WriteString(strconv.Itoa(p.FullmoveNumber()))
 	return b.String()
 }

@@ -41,8 +41,14 @@ func (p *Position) MakeMove(m Move) {
 	us := p.side
 	pc := p.board[from]
 	captured := p.board[to]
-	*u = undo{hash: p.hash, move: m, halfmove: p.halfmove, sinceNull: p.sinceNull,
-		captured: captured, castle: p.castle, ep: p.ep}
+	// Field by field: a composite literal is built on the stack and copied
+	// with wide loads that stall on store forwarding.
+	u.hash = p.hash
+	u.move = m
+	u.halfmove = p.halfmove
+	u.captured = captured
+	u.castle = p.castle
+	u.ep = p.ep
 
 	h := p.hash ^ zobSide ^ zobPiece[pc&15][from] ^ zobPiece[pc&15][to]
 	if p.ep != NoSquare {
@@ -50,7 +56,6 @@ func (p *Position) MakeMove(m Move) {
 		p.ep = NoSquare
 	}
 	p.halfmove++
-	p.sinceNull++
 	fromTo := SquareBB(from) | SquareBB(to)
 	p.pieceBB[pc&15] ^= fromTo
 	p.occ[us&1] ^= fromTo
@@ -107,7 +112,6 @@ func (p *Position) MakeMove(m Move) {
 		}
 	}
 	p.side = us ^ 1
-	p.fullmove += int32(us)
 	p.hash = h
 }
 
@@ -119,7 +123,6 @@ func (p *Position) UnmakeMove() {
 	m := u.move
 	us := p.side ^ 1
 	p.side = us
-	p.fullmove -= int32(us)
 	from, to := m.From(), m.To()
 	toBB := SquareBB(to)
 	pc := p.board[to]
@@ -161,7 +164,6 @@ func (p *Position) UnmakeMove() {
 	p.castle = u.castle
 	p.ep = u.ep
 	p.halfmove = u.halfmove
-	p.sinceNull = u.sinceNull
 }
 
 // MakeNullMove passes the turn (for null-move pruning). It must not be
@@ -171,7 +173,7 @@ func (p *Position) MakeNullMove() {
 	if p.ply >= len(p.hist) {
 		p.growHistory()
 	}
-	p.hist[p.ply] = undo{hash: p.hash, move: NullMove, halfmove: p.halfmove, sinceNull: p.sinceNull,
+	p.hist[p.ply] = undo{hash: p.hash, move: NullMove, halfmove: p.halfmove,
 		castle: p.castle, ep: p.ep}
 	p.ply++
 	h := p.hash ^ zobSide
@@ -180,8 +182,6 @@ func (p *Position) MakeNullMove() {
 		p.ep = NoSquare
 	}
 	p.halfmove++
-	p.sinceNull = 0
-	p.fullmove += int32(p.side)
 	p.side ^= 1
 	p.hash = h
 }
@@ -191,9 +191,7 @@ func (p *Position) UnmakeNullMove() {
 	p.ply--
 	u := &p.hist[p.ply]
 	p.side ^= 1
-	p.fullmove -= int32(p.side)
 	p.hash = u.hash
 	p.ep = u.ep
 	p.halfmove = u.halfmove
-	p.sinceNull = u.sinceNull
 }

@@ -11,13 +11,12 @@ const (
 // undo is what MakeMove saves to restore a position exactly; hash is also the
 // key of the position before the move, which is how repetitions are found.
 type undo struct {
-	hash      uint64
-	move      Move
-	halfmove  int32
-	sinceNull int32
-	captured  Piece
-	castle    uint8
-	ep        Square
+	hash     uint64
+	move     Move
+	halfmove int32
+	captured Piece
+	castle   uint8
+	ep       Square
 }
 
 // initialHistory is the undo capacity allocated by a new position: enough for
@@ -28,18 +27,20 @@ const initialHistory = 1024
 // per-piece bitboards are indexed by Piece; board is the mailbox view of the
 // same information. MakeMove pushes onto hist, which is allocated once.
 type Position struct {
-	pieceBB   [16]Bitboard
-	occ       [2]Bitboard
-	board     [64]Piece
-	hash      uint64
-	side      Color
-	castle    uint8
-	ep        Square // NoSquare unless a pawn of the side to move could capture there
-	halfmove  int32
-	sinceNull int32 // plies since the root or the last null move: repetitions do not cross it
-	fullmove  int32
-	ply       int
-	hist      []undo
+	pieceBB  [16]Bitboard
+	occ      [2]Bitboard
+	board    [64]Piece
+	hash     uint64
+	side     Color
+	castle   uint8
+	ep       Square // NoSquare unless a pawn of the side to move could capture there
+	halfmove int32
+	ply      int
+	// The move number is derived from the root's, so make/unmake need not
+	// maintain it.
+	rootFullmove int32
+	rootSide     Color
+	hist         []undo
 }
 
 // StartFEN is the standard initial position.
@@ -83,7 +84,7 @@ func (p *Position) Hash() uint64 { return p.hash }
 func (p *Position) HalfmoveClock() int { return int(p.halfmove) }
 
 // FullmoveNumber returns the FEN move number.
-func (p *Position) FullmoveNumber() int { return int(p.fullmove) }
+func (p *Position) FullmoveNumber() int { return int(p.rootFullmove) + (p.ply+int(p.rootSide))/2 }
 
 // Ply returns the number of moves (null moves included) made since the root.
 func (p *Position) Ply() int { return p.ply }

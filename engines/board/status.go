@@ -58,10 +58,13 @@ func (p *Position) Status() Status {
 // positions since the last capture, pawn move or null move can repeat it,
 // and positions before the root FEN are unknown. 2 means threefold.
 func (p *Position) RepetitionCount() int {
-	limit := p.ply - int(min(p.halfmove, p.sinceNull))
+	limit := max(p.ply-int(p.halfmove), 0)
 	count := 0
-	for i := p.ply - 2; i >= 0 && i >= limit; i -= 2 {
-		if p.hist[i].hash == p.hash {
+	for i := p.ply - 1; i >= limit; i-- {
+		if p.hist[i].move == NullMove {
+			break
+		}
+		if (p.ply-i)&1 == 0 && p.hist[i].hash == p.hash {
 			count++
 		}
 	}
