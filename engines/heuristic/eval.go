@@ -1,0 +1,66 @@
+package heuristic
+
+import "arena/engines/board"
+
+// pstMode selects how the piece-square tables are indexed.
+type pstMode int
+
+const (
+	// pstCorrect is PeSTO as published: a white piece on a1 reads the
+	// table's a1 entry (the tables are printed rank 8 first).
+	pstCorrect pstMode = iota
+	// pstThesis reproduces the thesis listing, which indexes the rank-8-first
+	// tables with python-chess squares (a1 = 0) for White and square_mirror
+	// for Black: both sides read vertically mirrored tables, so, for example,
+	// a white pawn scores highest on rank 2 in the middlegame.
+	pstThesis
+)
+
+// evalTables holds material plus piece-square value for every coloured
+// piece on every square, from White's point of view (black entries are
+// negated), so the evaluation is one add per piece and phase.
+type evalTables struct {
+	mg, eg [16][64]int32 // indexed by board.Piece, then board.Square
+	phase  [16]int32
+}
+
+func newEvalTables(mode pstMode) *evalTables {
+	t := &evalTables{}
+	for pt := board.Pawn; pt <= board.King; pt++ {
+		w, b := board.MakePiece(board.White, pt), board.MakePiece(board.Black, pt)
+		t.phase[w], t.phase[b] = gamePhaseInc[pt], gamePhaseInc[pt]
+		for sq := 0; sq < 64; sq++ {
+			wIdx, bIdx := sq^56, sq
+			if mode == pstThesis {
+				wIdx, bIdx = sq, sq^56
+			}
+			t.mg[w][sq] = mgMaterial[pt] + mgPST[pt][wIdx]
+			t.eg[w][sq] = egMaterial[pt] + egPST[pt][wIdx]
+			t.mg[b][sq] = -(mgMaterial[pt] + mgPST[pt][bIdx])
+			t.eg[b][sq] = -(egMaterial[pt] + egPST[pt][bIdx])
+		}
+	}
+	return t
+}
+
+// evaluate returns the tapered PeSTO evaluation in centipawns from the side
+// to move's point of view: (mg*phase + eg*(24-phase))/24 with the phase
+// capped at 24. The thesis divides in floating point; integer division
+// (truncating toward zero, so still colour-symmetric) is used here.
+func (t *evalTables) evaluate(p *board.Position) int32 {
+	var mg, eg, phase int32
+	occ := p.Occupancy(board.White) | p.Occupancy(board.Black)
+	for occ != 0 {
+		sq := occ.PopLSB()
+		pc := p.PieceAt(sq)
+		mg += t.mg[pc][sq]
+		eg += t.eg[pc][sq]
+		phase += t.phase[pc]
+	}
+	phase = min(phase, maxPhase)
+	score := (mg*phase + eg*(maxPhase-phase)) / maxPhase
+	if p.SideToMove() == board.Black {
+		return -score
+	}
+	return score
+}

@@ -1,0 +1,469 @@
+package heuristic
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"arena/engines"
+	"arena/engines/board"
+)
+
+const (
+	// maxDepth is the deepest iteration (and max_depth's maximum).
+	maxDepth = 64
+	// maxPly bounds the search stack: main search plus extensions plus
+	// quiescence never go deeper than this from the root.
+	maxPly = 128
+	// mateValue is the score of delivering mate at the root; a mate found
+	// ply plies from the root scores mateValue-ply (the thesis's 99999 for
+	// checkmate, made distance-aware).
+	mateValue int32 = 99999
+	// mateBound: scores beyond it are mate scores.
+	mateBound = mateValue - maxPly
+	infinity  = mateValue + 1
+	// checkEvery is how often (in nodes) the clock and the context are
+	// consulted, as in the thesis.
+	checkEvery = 2048
+	// nullMoveR is the null-move depth reduction.
+	nullMoveR = 2
+	// aspirationWindow is the half-width of the aspiration window in cp.
+	aspirationWindow = 50
+	// lmrFirstMove is the index (0-based) of the first move that may be
+	// reduced: the 4th move.
+	lmrFirstMove = 3
+)
+
+// searcher holds the whole search state, allocated once per engine, so a
+// search allocates nothing per node: move lists, ordering scores, the PV and
+// the killer and history tables are fixed arrays indexed by ply.
+type searcher struct {
+	cfg  *config
+	eval *evalTables
+	tt   transTable
+	pos  *board.Position
+
+	// keys holds the Zobrist keys of the game history (the start FEN and
+	// every position after a game move), then of the current search path:
+	// keys[rootIndex+ply] is the node at ply. It finds repetitions.
+	keys      []uint64
+	rootIndex int
+	// nullFloor is the keys index of the first position after the latest
+	// null move on the current path: no repetition reaches across it.
+	nullFloor int
+
+	nodes     int64
+	nodeLimit int64
+	seldepth  int
+	stopped   bool
+	done      <-chan struct{}
+	start     time.Time
+	hard      time.Duration
+	rootBest  board.Move // best move of the last completed iteration
+
+	moves   [maxPly + 1]board.MoveList
+	scores  [maxPly + 1][256]int32
+	pv      [maxPly + 2][maxPly + 2]board.Move
+	pvLen   [maxPly + 2]int
+	killers [maxPly + 1][2]board.Move
+	history [2][64][64]int32
+}
+
+func newSearcher(cfg *config) *searcher {
+	return &searcher{cfg: cfg, eval: newEvalTables(cfg.pst)}
+}
+
+func (s *searcher) clearHeuristics() {
+	s.killers = [maxPly + 1][2]board.Move{}
+	s.history = [2][64][64]int32{}
+}
+
+// setPosition replays the game from its start FEN, recording the key of
+// every position for repetition detection.
+func (s *searcher) setPosition(gp engines.Position) error {
+	fen := gp.StartFENOrDefault()
+	p, err := board.ParseFEN(fen)
+	if err != nil {
+		return fmt.Errorf("position: %w", err)
+	}
+	s.keys = s.keys[:0]
+	s.keys = append(s.keys, p.Hash())
+	for i, uci := range gp.Moves {
+		m, err := p.ParseMove(uci)
+		if err != nil {
+			return fmt.Errorf("position: move %d (%q) after FEN %q: %w", i+1, uci, fen, err)
+		}
+		p.MakeMove(m)
+		s.keys = append(s.keys, p.Hash())
+	}
+	s.rootIndex = len(s.keys) - 1
+	s.keys = append(s.keys, make([]uint64, maxPly+2)...)
+	s.pos = p
+	return nil
+}
+
+// run is iterative deepening on the position set by setPosition.
+func (s *searcher) run(ctx context.Context, start time.Time, lim engines.Limits, info engines.InfoFunc) engines.Result {
+	pos := s.pos
+	soft, hard := lim.Budget(pos.SideToMove() == board.White)
+	s.start, s.hard, s.done = start, hard, ctx.Done()
+	s.nodes, s.seldepth, s.stopped = 0, 0, false
+	s.nodeLimit = math.MaxInt64
+	if lim.Nodes > 0 {
+		s.nodeLimit = lim.Nodes
+	}
+	s.nullFloor = 0
+	s.rootBest = board.NullMove
+	if !s.cfg.keepTT {
+		s.tt.clear()
+	}
+	// Killers and history describe the previous search tree; starting
+	// clean keeps a search's result a function of its input.
+	s.clearHeuristics()
+
+	infinite := soft == 0 && lim.Depth == 0 && lim.Nodes == 0
+	depthLimit := s.cfg.maxDepth
+	switch {
+	case lim.Depth > 0:
+		depthLimit = min(lim.Depth, maxDepth)
+	case infinite:
+		depthLimit = maxDepth
+	}
+
+	// The first move in the thesis order is played if no iteration
+	// completes, rather than nothing; NullMove means there is no legal move.
+	fallback := s.firstOrderedMove()
+	var res engines.Result
+	score := int32(0)
+	for depth := 1; depth <= depthLimit && fallback != board.NullMove; depth++ {
+		if depth > 1 && soft > 0 && time.Since(start) >= soft {
+			break
+		}
+		s.seldepth = 0
+		v := s.searchRoot(depth, score)
+		if s.stopped {
+			break
+		}
+		score = v
+		s.rootBest = s.pv[0][0]
+		res = engines.Result{
+			Move:     s.rootBest.String(),
+			Score:    toScore(score),
+			Depth:    depth,
+			SelDepth: s.seldepth,
+			PV:       s.pvStrings(),
+		}
+		if info != nil {
+			info(engines.Info{Depth: depth, SelDepth: s.seldepth, Score: res.Score,
+				Nodes: s.nodes, Time: time.Since(start), PV: res.PV})
+		}
+	}
+	if s.rootBest == board.NullMove && fallback != board.NullMove {
+		res.Move = fallback.String()
+		res.PV = []string{res.Move}
+	}
+	if infinite && !s.stopped {
+		// "go infinite" answers only when stopped, even if the search ran
+		// out of depth first.
+		<-s.done
+	}
+	if len(res.PV) > 1 {
+		res.Ponder = res.PV[1]
+	}
+	res.Nodes = s.nodes
+	res.Time = time.Since(start)
+	return res
+}
+
+// searchRoot searches the root to depth, inside an aspiration window around
+// prev when that option is on.
+func (s *searcher) searchRoot(depth int, prev int32) int32 {
+	if !s.cfg.aspiration || depth < 2 || prev >= mateBound || prev <= -mateBound {
+		return s.negamax(depth, 0, -infinity, infinity, false)
+	}
+	alpha, beta := prev-aspirationWindow, prev+aspirationWindow
+	for {
+		v := s.negamax(depth, 0, alpha, beta, false)
+		switch {
+		case s.stopped:
+			return 0
+		case v <= alpha:
+			alpha = -infinity
+		case v >= beta:
+			beta = infinity
+		default:
+			return v
+		}
+	}
+}
+
+// firstOrderedMove returns the first legal move in the thesis move order
+// (NullMove when there is none).
+func (s *searcher) firstOrderedMove() board.Move {
+	ml := &s.moves[0]
+	s.pos.GenerateLegal(ml)
+	if ml.Len == 0 {
+		return board.NullMove
+	}
+	s.scoreMoves(0, ml, board.NullMove)
+	return s.pickMove(0, ml, 0)
+}
+
+func (s *searcher) pvStrings() []string {
+	out := make([]string, s.pvLen[0])
+	for i := range out {
+		out[i] = s.pv[0][i].String()
+	}
+	return out
+}
+
+// toScore converts an internal score to the UCI convention: mate in moves
+// (negative when being mated), centipawns otherwise.
+func toScore(v int32) engines.Score {
+	switch {
+	case v >= mateBound:
+		return engines.Score{Mate: int(mateValue-v+1) / 2}
+	case v <= -mateBound:
+		return engines.Score{Mate: -int(mateValue+v) / 2}
+	}
+	return engines.Score{CP: int(v)}
+}
+
+// enter counts a node and reports whether the search must stop: the node
+// limit is checked at every node (so it stops exactly), the clock and the
+// context every checkEvery nodes.
+func (s *searcher) enter() bool {
+	s.nodes++
+	if s.nodes >= s.nodeLimit {
+		s.stopped = true
+	} else if s.nodes%checkEvery == 0 {
+		if s.hard > 0 && time.Since(s.start) >= s.hard {
+			s.stopped = true
+		}
+		select {
+		case <-s.done:
+			s.stopped = true
+		default:
+		}
+	}
+	return s.stopped
+}
+
+// clamp bounds a score to the window, as a fail-hard search returns.
+func clamp(v, alpha, beta int32) int32 {
+	return max(alpha, min(v, beta))
+}
+
+// isDraw reports a draw by the fifty-move rule, repetition or insufficient
+// material for the node at keys index idx (not the root).
+func (s *searcher) isDraw(idx int) bool {
+	pos := s.pos
+	hmc := pos.HalfmoveClock()
+	if hmc >= 100 {
+		// Mate on the move that completes the fifty moves still counts.
+		if !pos.InCheck() {
+			return true
+		}
+		ml := &s.moves[idx-s.rootIndex]
+		pos.GenerateLegal(ml)
+		return ml.Len > 0
+	}
+	if hmc >= 4 {
+		key := s.keys[idx]
+		lo := max(idx-hmc, s.nullFloor, 0)
+		seen := 0
+		for i := idx - 4; i >= lo; i -= 2 {
+			if s.keys[i] != key {
+				continue
+			}
+			// A repetition inside the search is a draw (the side that
+			// could avoid it chose not to); with the game history it
+			// takes a third occurrence.
+			if i >= s.rootIndex {
+				return true
+			}
+			if seen++; seen >= 2 {
+				return true
+			}
+		}
+	}
+	occ := pos.Occupancy(board.White) | pos.Occupancy(board.Black)
+	return occ.Count() <= 4 && pos.IsInsufficientMaterial()
+}
+
+// negamax is fail-hard alpha-beta: the result is always within
+// [alpha, beta].
+func (s *searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) int32 {
+	pos := s.pos
+	idx := s.rootIndex + ply
+	key := pos.Hash()
+	s.keys[idx] = key
+	s.pvLen[ply] = 0
+	if ply > 0 && s.isDraw(idx) {
+		s.enter()
+		return clamp(0, alpha, beta)
+	}
+	if depth <= 0 || ply >= maxPly {
+		return s.quiescence(ply, alpha, beta)
+	}
+	if s.enter() {
+		return 0
+	}
+	if ply > s.seldepth {
+		s.seldepth = ply
+	}
+
+	ttMove := board.NullMove
+	if e, ok := s.tt.probe(key); ok {
+		ttMove = e.move
+		if ply > 0 && int(e.depth) >= depth {
+			v := scoreFromTT(e.score, ply)
+			switch {
+			case e.flag == ttExact:
+				return clamp(v, alpha, beta)
+			case e.flag == ttLower && v >= beta:
+				return beta
+			case e.flag == ttUpper && v <= alpha:
+				return alpha
+			}
+		}
+	}
+	if ply == 0 && s.rootBest != board.NullMove {
+		ttMove = s.rootBest
+	}
+
+	inCheck := pos.InCheck()
+	side := pos.SideToMove()
+	if s.cfg.nullMove && allowNull && !inCheck && depth >= 3 && beta < mateBound && s.hasPieces(side) {
+		pos.MakeNullMove()
+		floor := s.nullFloor
+		s.nullFloor = idx + 1
+		v := -s.negamax(depth-1-nullMoveR, ply+1, -beta, -beta+1, false)
+		s.nullFloor = floor
+		pos.UnmakeNullMove()
+		if s.stopped {
+			return 0
+		}
+		if v >= beta {
+			return beta
+		}
+	}
+
+	ml := &s.moves[ply]
+	pos.GenerateLegal(ml)
+	if ml.Len == 0 {
+		if inCheck {
+			return clamp(-(mateValue - int32(ply)), alpha, beta)
+		}
+		return clamp(0, alpha, beta)
+	}
+	s.scoreMoves(ply, ml, ttMove)
+
+	origAlpha := alpha
+	best := board.NullMove
+	reduceLate := s.cfg.lmr && depth >= 3 && !inCheck
+	for i := 0; i < ml.Len; i++ {
+		m := s.pickMove(ply, ml, i)
+		quiet := !m.IsCapture() && !m.IsPromotion()
+		pos.MakeMove(m)
+		givesCheck := pos.InCheck()
+		newDepth := depth - 1
+		if s.cfg.checkExt && givesCheck {
+			newDepth++
+		}
+		var v int32
+		if i == 0 {
+			v = -s.negamax(newDepth, ply+1, -beta, -alpha, true)
+		} else {
+			fullSearch := true
+			if reduceLate && i >= lmrFirstMove && quiet && !givesCheck && s.scores[ply][i] < scoreKiller {
+				v = -s.negamax(newDepth-1, ply+1, -alpha-1, -alpha, true)
+				fullSearch = v > alpha
+			}
+			if fullSearch {
+				if s.cfg.pvs {
+					v = -s.negamax(newDepth, ply+1, -alpha-1, -alpha, true)
+					if v > alpha && v < beta {
+						v = -s.negamax(newDepth, ply+1, -beta, -alpha, true)
+					}
+				} else {
+					v = -s.negamax(newDepth, ply+1, -beta, -alpha, true)
+				}
+			}
+		}
+		pos.UnmakeMove()
+		if s.stopped {
+			return 0
+		}
+		if v > alpha {
+			alpha = v
+			best = m
+			s.pv[ply][0] = m
+			copy(s.pv[ply][1:], s.pv[ply+1][:s.pvLen[ply+1]])
+			s.pvLen[ply] = 1 + s.pvLen[ply+1]
+			if alpha >= beta {
+				if quiet {
+					s.rememberCutoff(ply, side, m, depth)
+				}
+				s.tt.store(key, m, scoreToTT(beta, ply), depth, ttLower)
+				return beta
+			}
+		}
+	}
+	if alpha > origAlpha {
+		s.tt.store(key, best, scoreToTT(alpha, ply), depth, ttExact)
+	} else {
+		s.tt.store(key, board.NullMove, scoreToTT(alpha, ply), depth, ttUpper)
+	}
+	return alpha
+}
+
+// hasPieces reports whether side has a piece other than pawns and the king
+// (null-move pruning is unsound in pawn endings, where zugzwang is common).
+func (s *searcher) hasPieces(side board.Color) bool {
+	p := s.pos
+	return p.Occupancy(side)&^(p.Pieces(side, board.Pawn)|p.Pieces(side, board.King)) != 0
+}
+
+// quiescence searches captures (and promotions) only, standing pat on the
+// static evaluation, fail-hard.
+func (s *searcher) quiescence(ply int, alpha, beta int32) int32 {
+	s.pvLen[ply] = 0
+	if s.enter() {
+		return 0
+	}
+	if ply > s.seldepth {
+		s.seldepth = ply
+	}
+	pos := s.pos
+	stand := s.eval.evaluate(pos)
+	if ply >= maxPly {
+		return clamp(stand, alpha, beta)
+	}
+	if stand >= beta {
+		return beta
+	}
+	if stand > alpha {
+		alpha = stand
+	}
+	ml := &s.moves[ply]
+	pos.GenerateCaptures(ml)
+	s.scoreMoves(ply, ml, board.NullMove)
+	for i := 0; i < ml.Len; i++ {
+		m := s.pickMove(ply, ml, i)
+		pos.MakeMove(m)
+		v := -s.quiescence(ply+1, -beta, -alpha)
+		pos.UnmakeMove()
+		if s.stopped {
+			return 0
+		}
+		if v >= beta {
+			return beta
+		}
+		if v > alpha {
+			alpha = v
+		}
+	}
+	return alpha
+}
