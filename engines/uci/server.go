@@ -1,0 +1,357 @@
+package uci
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"arena/engines"
+	"arena/engines/board"
+)
+
+// Server exposes a built-in engine over UCI. It reads commands on one
+// goroutine and searches on another, so "isready" and "stop" are answered
+// while a search runs; all output goes through one mutex, a line at a time.
+type Server struct {
+	spec engines.Spec
+	opts engines.Options // current option values, all of them resolved
+
+	omu    sync.Mutex
+	out    io.Writer
+	outErr error // the first failed write, returned by Run
+
+	eng     engines.Engine
+	rebuild bool // options changed since eng was built
+	newGame bool // ucinewgame arrived since the last search
+
+	pos engines.Position
+
+	// Of the last search: answered is closed just before its bestmove is
+	// written (a GUI may send the next go as soon as it reads it, so the
+	// search must count as over by then); done once the goroutine is gone.
+	cancel   context.CancelFunc
+	answered chan struct{}
+	done     chan struct{}
+}
+
+// NewServer validates the initial option values against spec and returns a
+// server writing to out. The engine itself is built at the first "go".
+func NewServer(spec engines.Spec, initial map[string]string, out io.Writer) (*Server, error) {
+	opts, err := spec.Resolve(initial)
+	if err != nil {
+		return nil, err
+	}
+	return &Server{spec: spec, opts: opts, out: out, rebuild: true}, nil
+}
+
+// Serve runs a UCI session for spec on in/out until "quit" or the end of in.
+func Serve(spec engines.Spec, initial map[string]string, in io.Reader, out io.Writer) error {
+	s, err := NewServer(spec, initial, out)
+	if err != nil {
+		return err
+	}
+	return s.Run(in)
+}
+
+// Run reads commands from in until "quit" or EOF, then stops any search,
+// closes the engine and returns the first read or write error.
+func (s *Server) Run(in io.Reader) error {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64*1024), maxLineLen)
+	for sc.Scan() {
+		if !s.handle(sc.Text()) {
+			break
+		}
+	}
+	s.stop()
+	if s.eng != nil {
+		if err := s.eng.Close(); err != nil {
+			s.println("info string closing engine: " + err.Error())
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("uci: reading commands: %w", err)
+	}
+	s.omu.Lock()
+	defer s.omu.Unlock()
+	return s.outErr
+}
+
+// println writes one line. Writers with a Flush method (bufio.Writer) are
+// flushed so a GUI sees every line at once.
+func (s *Server) println(line string) {
+	s.omu.Lock()
+	defer s.omu.Unlock()
+	if s.outErr != nil {
+		return
+	}
+	if _, err := io.WriteString(s.out, line+"\n"); err != nil {
+		s.outErr = fmt.Errorf("uci: writing %q: %w", line, err)
+		return
+	}
+	if f, ok := s.out.(interface{ Flush() error }); ok {
+		if err := f.Flush(); err != nil {
+			s.outErr = fmt.Errorf("uci: writing %q: %w", line, err)
+		}
+	}
+}
+
+// handle executes one command line; it returns false on "quit".
+func (s *Server) handle(line string) bool {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return true
+	}
+	switch f[0] {
+	case "uci":
+		s.println("id name " + s.spec.Name)
+		s.println("id author arena")
+		for _, o := range s.spec.Options {
+			s.println(formatOption(o))
+		}
+		s.println("uciok")
+	case "isready":
+		s.println("readyok")
+	case "debug", "ponderhit":
+		// Accepted and ignored: there is no debug output, and no Ponder
+		// option is announced, so a GUI does not send go ponder.
+	case "ucinewgame":
+		s.newGame = true
+	case "setoption":
+		if err := s.setOption(f[1:]); err != nil {
+			s.println("info string " + err.Error())
+		}
+	case "position":
+		pos, err := parsePosition(f[1:])
+		if err != nil {
+			s.println("info string invalid position (unchanged): " + err.Error())
+			return true
+		}
+		s.pos = pos
+	case "go":
+		s.startSearch(f[1:])
+	case "stop":
+		if s.cancel != nil {
+			s.cancel()
+		}
+	case "quit":
+		return false
+	default:
+		s.println("info string unknown command: " + strings.Join(f, " "))
+	}
+	return true
+}
+
+// setOption applies "setoption name <N> value <V>" (fields after
+// "setoption"); names and values may contain spaces.
+func (s *Server) setOption(f []string) error {
+	if len(f) == 0 || f[0] != "name" {
+		return fmt.Errorf("setoption: expected \"setoption name <name> value <value>\", got %q", strings.Join(append([]string{"setoption"}, f...), " "))
+	}
+	nameEnd := len(f)
+	for i := 1; i < len(f); i++ {
+		if f[i] == "value" {
+			nameEnd = i
+			break
+		}
+	}
+	name := strings.Join(f[1:nameEnd], " ")
+	value := ""
+	if nameEnd < len(f) {
+		value = strings.Join(f[nameEnd+1:], " ")
+	}
+	o, ok := s.spec.Option(name)
+	if !ok {
+		valid := make([]string, len(s.spec.Options))
+		for i, o := range s.spec.Options {
+			valid[i] = o.Name
+		}
+		return fmt.Errorf("setoption: unknown option %q (options of %s: %s)", name, s.spec.Name, strings.Join(valid, ", "))
+	}
+	norm, err := o.Check(value)
+	if err != nil {
+		return fmt.Errorf("setoption: %w", err)
+	}
+	if s.opts[o.Name] != norm {
+		s.opts[o.Name] = norm
+		s.rebuild = true
+	}
+	return nil
+}
+
+// parsePosition parses the fields after "position" and checks that the
+// position and every move are legal.
+func parsePosition(f []string) (engines.Position, error) {
+	var pos engines.Position
+	if len(f) == 0 {
+		return pos, fmt.Errorf("expected \"startpos\" or \"fen <FEN>\" after \"position\"")
+	}
+	i := 1
+	switch f[0] {
+	case "startpos":
+	case "fen":
+		for i < len(f) && f[i] != "moves" {
+			i++
+		}
+		if i == 1 {
+			return pos, fmt.Errorf("no FEN after \"position fen\"")
+		}
+		pos.FEN = strings.Join(f[1:i], " ")
+	default:
+		return pos, fmt.Errorf("expected \"startpos\" or \"fen\" after \"position\", got %q", f[0])
+	}
+	if i < len(f) {
+		if f[i] != "moves" {
+			return pos, fmt.Errorf("expected \"moves\" after the position, got %q", f[i])
+		}
+		pos.Moves = append([]string(nil), f[i+1:]...)
+	}
+	if _, err := board.FromGame(pos.StartFENOrDefault(), pos.Moves); err != nil {
+		return engines.Position{}, err
+	}
+	return pos, nil
+}
+
+// parseGo parses the fields after "go". Bad or unsupported parameters are
+// reported in problems and otherwise ignored, as a GUI expects a bestmove
+// for every go. hold is set for "go infinite" (or a go without limits): the
+// bestmove must then wait for "stop" even if the engine finishes early.
+func parseGo(f []string) (lim engines.Limits, hold bool, problems []string) {
+	number := func(i int) (int64, bool) {
+		if i+1 >= len(f) {
+			problems = append(problems, fmt.Sprintf("go: %s needs a number", f[i]))
+			return 0, false
+		}
+		n, err := strconv.ParseInt(f[i+1], 10, 64)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("go: %s %q is not an integer, ignored", f[i], f[i+1]))
+			return 0, false
+		}
+		return n, true
+	}
+	ms := func(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
+	for i := 0; i < len(f); i++ {
+		switch f[i] {
+		case "infinite":
+			lim.Infinite = true
+		case "movetime", "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes":
+			n, ok := number(i)
+			if i+1 < len(f) {
+				i++
+			}
+			if !ok {
+				continue
+			}
+			switch f[i-1] {
+			case "movetime":
+				lim.MoveTime = ms(n)
+			case "wtime":
+				lim.WTime = ms(n)
+			case "btime":
+				lim.BTime = ms(n)
+			case "winc":
+				lim.WInc = ms(n)
+			case "binc":
+				lim.BInc = ms(n)
+			case "movestogo":
+				lim.MovesToGo = int(n)
+			case "depth":
+				lim.Depth = int(n)
+			case "nodes":
+				lim.Nodes = n
+			}
+		default:
+			problems = append(problems, fmt.Sprintf("go: unsupported parameter %q ignored", f[i]))
+		}
+	}
+	hold = lim.Infinite || lim == (engines.Limits{})
+	return lim, hold, problems
+}
+
+// searching reports whether a search has not answered bestmove yet.
+func (s *Server) searching() bool {
+	if s.answered == nil {
+		return false
+	}
+	select {
+	case <-s.answered:
+		return false
+	default:
+		return true
+	}
+}
+
+func (s *Server) startSearch(f []string) {
+	if s.searching() {
+		s.println("info string already searching; go ignored (send stop first)")
+		return
+	}
+	lim, hold, problems := parseGo(f)
+	for _, p := range problems {
+		s.println("info string " + p)
+	}
+	if s.rebuild || s.eng == nil {
+		if s.eng != nil {
+			if err := s.eng.Close(); err != nil {
+				s.println("info string closing engine: " + err.Error())
+			}
+			s.eng = nil
+		}
+		opts := engines.Options{}
+		for k, v := range s.opts {
+			opts[k] = v
+		}
+		eng, err := s.spec.New(opts)
+		if err != nil {
+			// The GUI waits for a bestmove whatever happens.
+			s.println("info string cannot create engine " + s.spec.Name + ": " + err.Error())
+			s.println("bestmove 0000")
+			return
+		}
+		s.eng, s.rebuild, s.newGame = eng, false, false
+	}
+	if s.newGame {
+		s.eng.NewGame()
+		s.newGame = false
+	}
+	if s.cancel != nil {
+		s.cancel() // releases the finished search's context
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	answered, done := make(chan struct{}), make(chan struct{})
+	s.cancel, s.answered, s.done = cancel, answered, done
+	eng, pos := s.eng, s.pos
+	go func() {
+		defer close(done)
+		res, err := eng.Search(ctx, pos, lim, func(in engines.Info) { s.println(formatInfo(in)) })
+		if err != nil {
+			s.println("info string search error: " + err.Error())
+		}
+		if hold {
+			<-ctx.Done()
+		}
+		best := "bestmove " + res.Move
+		if res.Move == "" {
+			best = "bestmove 0000"
+		} else if res.Ponder != "" {
+			best += " ponder " + res.Ponder
+		}
+		close(answered)
+		s.println(best)
+	}()
+}
+
+// stop cancels a running search and waits for its bestmove.
+func (s *Server) stop() {
+	if s.cancel != nil {
+		s.cancel()
+	}
+	if s.done != nil {
+		<-s.done
+	}
+}
