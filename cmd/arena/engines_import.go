@@ -1,0 +1,8 @@
+package main
+
+// The built-in engines register themselves in their packages' init
+// functions; importing them here is what makes them available to every
+// subcommand.
+import (
+	_ "arena/engines/heuristic"
+)
