@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"arena/tracker"
+)
+
+func init() {
+	register("analyze", command{
+		summary: "judge the games of a PGN file with Stockfish (ACPL, accuracy, errors)",
+		run:     runAnalyze,
+	})
+}
+
+func runAnalyze(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: arena analyze GAMES.pgn [--depth 12] [--out FILE] [--stockfish PATH] [--workers N]")
+		fmt.Fprintln(stderr, "\nJudges every game of a PGN file (its main line; comments, NAGs and variations are")
+		fmt.Fprintln(stderr, "skipped) with Stockfish and prints per game and per player ACPL, lichess accuracy")
+		fmt.Fprintln(stderr, "and inaccuracies/mistakes/blunders. GAMES.pgn may be - for standard input.")
+		fmt.Fprintln(stderr, "\noptions:")
+		fs.PrintDefaults()
+	}
+	cfg := tracker.JudgeConfig{}.WithDefaults()
+	fs.IntVar(&cfg.Depth, "depth", cfg.Depth, "Stockfish search depth per position")
+	fs.IntVar(&cfg.Workers, "workers", cfg.Workers, "Stockfish processes evaluating in parallel")
+	fs.StringVar(&cfg.Command, "stockfish", cfg.Command, "Stockfish program name or path")
+	fs.IntVar(&cfg.Cap, "cap", cfg.Cap, "upper clamp of one move's centipawn loss")
+	fs.IntVar(&cfg.MateScore, "mate-score", cfg.MateScore, "centipawn value of a mate")
+	out := fs.String("out", "", "also write the report as JSON to `FILE`")
+	quiet := fs.Bool("quiet", false, "no per-game progress on stderr")
+
+	// Flags may come before or after the file name.
+	var files []string
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			if err == flag.ErrHelp {
+				return 0
+			}
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(files) != 1 {
+		fmt.Fprintf(stderr, "arena analyze: expected one PGN file, got %d\n", len(files))
+		fs.Usage()
+		return 2
+	}
+	if err := cfg.Validate(); err != nil {
+		fmt.Fprintf(stderr, "arena analyze: %v\n", err)
+		return 2
+	}
+
+	var in io.Reader = os.Stdin
+	name := files[0]
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			fmt.Fprintf(stderr, "arena analyze: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		in = f
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	judge, err := tracker.NewJudge(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "arena analyze: %v\n", err)
+		return 1
+	}
+	defer judge.Close()
+
+	progress := func(g tracker.GameReport) {
+		if !*quiet {
+			fmt.Fprintf(stderr, "game %d: %s - %s %s, %d plies judged\n", g.Number, g.White, g.Black, g.Result, g.Plies)
+		}
+	}
+	rep, err := tracker.AnalyzePGN(ctx, in, judge, progress)
+	if err != nil {
+		fmt.Fprintf(stderr, "arena analyze: %s: %v\n", name, err)
+		return 1
+	}
+	if err := rep.Render(stdout); err != nil {
+		fmt.Fprintf(stderr, "arena analyze: %v\n", err)
+		return 1
+	}
+	if *out != "" {
+		if err := rep.WriteFile(*out); err != nil {
+			fmt.Fprintf(stderr, "arena analyze: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "report written to %s\n", *out)
+	}
+	return 0
+}
