@@ -1,0 +1,271 @@
+package arena
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/notnil/chess"
+
+	"arena/engines"
+)
+
+// gameSpec is one scheduled game.
+type gameSpec struct {
+	Number       int // 1-based
+	White, Black int // indices into Config.Engines
+	Opening      *Opening
+}
+
+var sideNames = [2]string{"White", "Black"}
+
+// game is the state of a game in progress.
+type game struct {
+	cfg     *Config
+	spec    gameSpec
+	eng     [2]EngineConfig
+	players [2]*player
+	chess   *chess.Game
+	fen     string // start FEN given to the engines
+	moves   []string
+	reps    map[string]int // occurrences of each position, for threefold repetition
+	clock   [2]time.Duration
+	made    [2]int // moves made per side, for the time control's periods
+	rec     *GameRecord
+}
+
+// playGame plays one game to its end. It returns an error only when ctx is
+// cancelled (the game is then not recorded); every failure of an engine ends
+// the game with a loss for it instead.
+func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply int)) (*GameRecord, error) {
+	g := &game{
+		cfg:  r.cfg,
+		spec: spec,
+		eng:  [2]EngineConfig{r.cfg.Engines[spec.White], r.cfg.Engines[spec.Black]},
+		reps: map[string]int{},
+		rec: &GameRecord{
+			Game:  spec.Number,
+			White: r.cfg.Engines[spec.White].Name,
+			Black: r.cfg.Engines[spec.Black].Name,
+			Start: time.Now().UTC().Truncate(time.Second),
+		},
+	}
+	g.players = [2]*player{r.players[spec.White], r.players[spec.Black]}
+	g.fen = engines.StartFEN
+	if spec.Opening != nil {
+		g.fen = spec.Opening.FEN
+		g.rec.FEN = spec.Opening.FEN
+		g.rec.Opening = spec.Opening.Name
+	}
+	opt, err := chess.FEN(g.fen)
+	if err != nil {
+		return nil, fmt.Errorf("game %d: start position %q: %w", spec.Number, g.fen, err)
+	}
+	g.chess = chess.NewGame(opt)
+	g.reps[positionKey(g.chess.Position())] = 1
+	for s := range 2 {
+		if tc := g.eng[s].Limits.TC; tc != nil {
+			g.clock[s] = tc.Base
+		}
+	}
+	started := time.Now()
+	defer func() { g.rec.Duration = time.Since(started).Seconds() }()
+
+	for s, p := range g.players {
+		if err := p.start(ctx, r.binary); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			g.lose(s, TermAbandoned, fmt.Sprintf("%s engine failed to start: %v", sideNames[s], err))
+			return g.rec, nil
+		}
+		p.newGame()
+	}
+	g.rec.WhiteID, g.rec.BlackID = g.players[0].id, g.players[1].id
+
+	for !g.over() {
+		if err := r.playMove(ctx, g); err != nil {
+			return nil, err
+		}
+		if onMove != nil {
+			onMove(len(g.moves))
+		}
+	}
+	g.rec.Plies = len(g.moves)
+	return g.rec, nil
+}
+
+// over applies the game-end rules to the current position and records the
+// result when the game has ended. Draws that FIDE makes claimable
+// (threefold repetition, fifty moves) are claimed at once, as cutechess
+// adjudicates them.
+func (g *game) over() bool {
+	if g.rec.Result != "" {
+		return true
+	}
+	pos := g.chess.Position()
+	switch g.chess.Method() {
+	case chess.Checkmate:
+		winner := 1 - colorIndex(pos.Turn())
+		g.finish(winner, TermNormal, sideNames[winner]+" mates")
+		return true
+	case chess.Stalemate:
+		g.finish(-1, TermNormal, "Draw by stalemate")
+		return true
+	case chess.InsufficientMaterial:
+		g.finish(-1, TermNormal, "Draw by insufficient mating material")
+		return true
+	}
+	switch {
+	case g.reps[positionKey(pos)] >= 3:
+		g.finish(-1, TermNormal, "Draw by 3-fold repetition")
+	case pos.HalfMoveClock() >= 100:
+		g.finish(-1, TermNormal, "Draw by fifty moves rule")
+	case g.cfg.MaxMoves > 0 && len(g.moves) >= g.cfg.MaxMoves:
+		g.finish(-1, TermAdjudicated, fmt.Sprintf("Draw by adjudication: max moves (%d plies)", g.cfg.MaxMoves))
+	default:
+		return false
+	}
+	return true
+}
+
+// positionKey identifies a position for repetition: placement, side to
+// move, castling rights and en passant square (the FEN without counters).
+func positionKey(pos *chess.Position) string {
+	f := strings.Fields(pos.String())
+	return strings.Join(f[:4], " ")
+}
+
+func colorIndex(c chess.Color) int {
+	if c == chess.Black {
+		return 1
+	}
+	return 0
+}
+
+// finish records the result: winner 0 (White), 1 (Black) or -1 (draw).
+func (g *game) finish(winner int, termination, reason string) {
+	switch winner {
+	case 0:
+		g.rec.Result = "1-0"
+	case 1:
+		g.rec.Result = "0-1"
+	default:
+		g.rec.Result = "1/2-1/2"
+	}
+	g.rec.Termination = termination
+	g.rec.Reason = reason
+	g.rec.Plies = len(g.moves)
+}
+
+// lose ends the game with a loss for side.
+func (g *game) lose(side int, termination, reason string) { g.finish(1-side, termination, reason) }
+
+// limits returns the search limits for the side to move and the time after
+// which its move is late: the move time or the clock plus the time margin,
+// or move_timeout when the engine has no time limit (0: none).
+func (g *game) limits(side int) (engines.Limits, time.Duration) {
+	l := g.eng[side].Limits
+	lim := engines.Limits{MoveTime: l.MoveTime.D(), Nodes: l.Nodes, Depth: l.Depth}
+	margin := g.cfg.TimeMargin.D()
+	if l.TC != nil {
+		lim.WTime, lim.BTime = g.clock[0], g.clock[1]
+		for s, inc := range []*time.Duration{&lim.WInc, &lim.BInc} {
+			if tc := g.eng[s].Limits.TC; tc != nil {
+				*inc = tc.Inc
+			}
+		}
+		if l.TC.Moves > 0 {
+			lim.MovesToGo = l.TC.Moves - g.made[side]%l.TC.Moves
+		}
+		return lim, g.clock[side] + margin
+	}
+	if l.MoveTime > 0 {
+		return lim, l.MoveTime.D() + margin
+	}
+	return lim, g.cfg.MoveTimeout.D()
+}
+
+// playMove asks the side to move for its move and plays it, or ends the game
+// when the engine fails.
+func (r *runner) playMove(ctx context.Context, g *game) error {
+	pre := g.chess.Position()
+	side := colorIndex(pre.Turn())
+	p := g.players[side]
+	lim, late := g.limits(side)
+	mctx, cancel := ctx, context.CancelFunc(func() {})
+	if late > 0 {
+		mctx, cancel = context.WithTimeout(ctx, late)
+	}
+	begin := time.Now()
+	res, err := p.search(mctx, engines.Position{FEN: g.fen, Moves: g.moves}, lim)
+	elapsed := time.Since(begin)
+	cancel()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if res.Time > 0 && err == nil {
+		elapsed = res.Time
+	}
+	name := sideNames[side]
+	switch {
+	case late > 0 && elapsed > late:
+		if err != nil {
+			p.stop()
+		}
+		g.lose(side, TermTimeForfeit, fmt.Sprintf("%s loses on time (%.2fs, limit %.2fs with the time margin)", name, elapsed.Seconds(), late.Seconds()))
+		return nil
+	case err != nil:
+		crashed := !p.alive()
+		p.stop()
+		if crashed {
+			g.lose(side, TermAbandoned, fmt.Sprintf("%s engine crashed: %v", name, err))
+		} else {
+			g.lose(side, TermAbandoned, fmt.Sprintf("%s engine failed: %v", name, err))
+		}
+		return nil
+	case res.Move == "":
+		g.lose(side, TermIllegalMove, name+" makes no move")
+		return nil
+	}
+	m, err := chess.UCINotation{}.Decode(pre, res.Move)
+	if err == nil {
+		err = g.chess.Move(m)
+	}
+	if err != nil {
+		g.lose(side, TermIllegalMove, fmt.Sprintf("%s makes an illegal move: %s", name, res.Move))
+		return nil
+	}
+	played := g.chess.Moves()[len(g.moves)]
+	g.moves = append(g.moves, res.Move)
+	g.reps[positionKey(g.chess.Position())]++
+
+	if tc := g.eng[side].Limits.TC; tc != nil {
+		g.clock[side] = max(0, g.clock[side]-elapsed) + tc.Inc
+		g.made[side]++
+		if tc.Moves > 0 && g.made[side]%tc.Moves == 0 {
+			g.clock[side] += tc.Base
+		}
+	}
+	rss, peak := p.memory()
+	g.rec.Moves = append(g.rec.Moves, MoveRecord{
+		Ply:      len(g.moves),
+		Side:     strings.ToLower(name),
+		Engine:   g.eng[side].Name,
+		UCI:      res.Move,
+		SAN:      chess.AlgebraicNotation{}.Encode(pre, played),
+		Time:     elapsed.Seconds(),
+		Nodes:    res.Nodes,
+		Depth:    res.Depth,
+		SelDepth: res.SelDepth,
+		ScoreCP:  res.Score.CP,
+		Mate:     res.Score.Mate,
+		PV:       res.PV,
+		RSSMB:    mb(rss),
+		PeakMB:   mb(peak),
+	})
+	return nil
+}
+
+func mb(bytes uint64) float64 { return float64(bytes) / (1 << 20) }

@@ -1,0 +1,58 @@
+package arena
+
+import (
+	"context"
+
+	"arena/tracker"
+)
+
+// trackerJudgeConfig maps the judge: section onto the tracker's judge.
+func trackerJudgeConfig(j JudgeConfig) tracker.JudgeConfig {
+	return tracker.JudgeConfig{Command: j.Engine, Depth: j.Depth, Cap: j.Cap, MateScore: j.MateScore,
+		Workers: j.Workers, HashMB: j.Hash, Threads: j.Threads}
+}
+
+// judgeGame has the tracker's judge evaluate every position of a finished
+// game once and stores each move's centipawn loss, accuracy and class and
+// each side's statistics in rec. It runs after the game, never while an
+// engine thinks. A judge failure is recorded in rec.JudgeError (the game
+// itself stands); it is returned only when ctx was cancelled.
+func judgeGame(ctx context.Context, j *tracker.Judge, rec *GameRecord) error {
+	rec.JudgeError = ""
+	if len(rec.Moves) == 0 {
+		return nil
+	}
+	moves := make([]string, len(rec.Moves))
+	for i, m := range rec.Moves {
+		moves[i] = m.UCI
+	}
+	before := j.Evaluations()
+	evals, err := j.EvaluateGame(ctx, rec.FEN, moves)
+	if err != nil {
+		rec.JudgeError = err.Error()
+		return ctx.Err()
+	}
+	first, err := tracker.SideToMove(rec.FEN)
+	if err != nil {
+		rec.JudgeError = err.Error()
+		return nil
+	}
+	an, err := tracker.AnalyzeGame(evals, first, moves, j.Scoring())
+	if err != nil {
+		rec.JudgeError = err.Error()
+		return nil
+	}
+	rec.JudgeEvals = int(j.Evaluations() - before)
+	mate := j.Scoring().MateScore
+	for i, jm := range an.Judgements {
+		m := &rec.Moves[i]
+		// After is from the opponent's side; turn it to White's.
+		eval := jm.After.Score(mate)
+		if jm.Side == tracker.White {
+			eval = -eval
+		}
+		m.EvalCP, m.CPL, m.Accuracy, m.Class = ptr(eval), ptr(jm.CPL), ptr(jm.Accuracy), jm.Class
+	}
+	rec.WhiteStats, rec.BlackStats = ptr(an.White), ptr(an.Black)
+	return nil
+}

@@ -1,0 +1,165 @@
+package arena
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/notnil/chess"
+)
+
+// Opening is a start position from a book.
+type Opening struct {
+	FEN  string `json:"fen"`
+	Name string `json:"name"` // the EPD id opcode, the PGN's Opening/ECO tags, or file:line
+}
+
+// LoadOpenings reads the book named by cfg: an EPD file (.epd, .fen, or any
+// other extension: a FEN per line, opcodes after the four position fields
+// ignored except id) or a PGN file (.pgn: the position after the first
+// cfg.Plies plies of each game, all of them when Plies is 0).
+func LoadOpenings(cfg OpeningsConfig) ([]Opening, error) {
+	f, err := os.Open(cfg.File)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var ops []Opening
+	if strings.EqualFold(filepath.Ext(cfg.File), ".pgn") {
+		ops, err = pgnOpenings(f, cfg.File, cfg.Plies)
+	} else {
+		ops, err = epdOpenings(f, cfg.File)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(ops) == 0 {
+		return nil, fmt.Errorf("%s: no openings in the file", cfg.File)
+	}
+	return ops, nil
+}
+
+func epdOpenings(f *os.File, name string) ([]Opening, error) {
+	var ops []Opening
+	sc := bufio.NewScanner(f)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		fen, id, err := parseEPD(text)
+		if err == nil {
+			err = checkStart(fen)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", name, line, err)
+		}
+		if id == "" {
+			id = fmt.Sprintf("%s:%d", filepath.Base(name), line)
+		}
+		ops = append(ops, Opening{FEN: fen, Name: id})
+	}
+	return ops, sc.Err()
+}
+
+// parseEPD turns an EPD line into a full FEN: the four position fields, plus
+// the half-move and full-move counters when the line carries them as FEN
+// does, "0 1" otherwise. It also returns the id opcode if present.
+func parseEPD(line string) (fen, id string, err error) {
+	fields := strings.Fields(strings.SplitN(line, ";", 2)[0])
+	if len(fields) < 4 {
+		return "", "", fmt.Errorf("%q is not an EPD/FEN position (expected 4 fields: pieces, side, castling, en passant)", line)
+	}
+	clocks := []string{"0", "1"}
+	if len(fields) >= 6 && isUint(fields[4]) && isUint(fields[5]) {
+		clocks = fields[4:6]
+	}
+	fen = strings.Join(append(fields[:4:4], clocks...), " ")
+	if i := strings.Index(line, " id "); i >= 0 {
+		rest := strings.TrimSpace(line[i+4:])
+		if j := strings.Index(rest, ";"); j >= 0 {
+			rest = rest[:j]
+		}
+		id = strings.Trim(strings.TrimSpace(rest), `"`)
+	}
+	return fen, id, nil
+}
+
+func isUint(s string) bool {
+	_, err := strconv.ParseUint(s, 10, 32)
+	return err == nil
+}
+
+// checkStart rejects positions a game cannot start from.
+func checkStart(fen string) error {
+	opt, err := chess.FEN(fen)
+	if err != nil {
+		return fmt.Errorf("invalid FEN %q: %v", fen, err)
+	}
+	g := chess.NewGame(opt)
+	if len(g.ValidMoves()) == 0 {
+		return fmt.Errorf("position %q has no legal moves", fen)
+	}
+	return nil
+}
+
+func pgnOpenings(f *os.File, name string, plies int) ([]Opening, error) {
+	var ops []Opening
+	sc := chess.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		g := sc.Next()
+		moves := g.Moves()
+		if len(moves) == 0 && len(g.TagPairs()) == 0 {
+			// The scanner reports an empty game after the last one at EOF.
+			continue
+		}
+		if plies > 0 && plies < len(moves) {
+			moves = moves[:plies]
+		}
+		pos := g.Positions()[len(moves)]
+		fen := pos.String()
+		if err := checkStart(fen); err != nil {
+			return nil, fmt.Errorf("%s: game %d: %v", name, n, err)
+		}
+		id := fmt.Sprintf("%s#%d", filepath.Base(name), n)
+		if t := g.GetTagPair("Opening"); t != nil && t.Value != "" {
+			id = t.Value
+		} else if t := g.GetTagPair("ECO"); t != nil && t.Value != "" {
+			id = t.Value
+		}
+		ops = append(ops, Opening{FEN: fen, Name: id})
+	}
+	if err := sc.Err(); err != nil && err != io.EOF {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return ops, nil
+}
+
+// openingOrder returns the opening index for each opening pair of the
+// schedule: sequential (wrapping around) or a seeded shuffle, reshuffled
+// each time the book is used up.
+func openingOrder(n, pairs int, order string, seed int64) []int {
+	idx := make([]int, pairs)
+	if order != "random" {
+		for i := range idx {
+			idx[i] = i % n
+		}
+		return idx
+	}
+	r := rand.New(rand.NewPCG(uint64(seed), 0x6f70656e696e6773)) // "openings"
+	var perm []int
+	for i := range idx {
+		if i%n == 0 {
+			perm = r.Perm(n)
+		}
+		idx[i] = perm[i%n]
+	}
+	return idx
+}

@@ -1,0 +1,119 @@
+package arena
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"arena/engines"
+	"arena/engines/uci"
+)
+
+// player drives one engine. Every engine, built-in or external, runs as its
+// own UCI process through the uci client: a built-in engine is the arena
+// binary re-executed as "arena uci ENGINE --option NAME=VALUE ...". One code
+// path therefore measures all of them the same way (RAM is the engine
+// process's own), and a crashing engine cannot take the arena down.
+type player struct {
+	cfg    EngineConfig
+	client *uci.Client
+	id     string // the engine's UCI "id name", once started
+}
+
+// clientConfig is how the engine's process is started.
+func clientConfig(e EngineConfig, arenaBinary string) uci.ClientConfig {
+	if !e.Builtin() {
+		return uci.ClientConfig{Command: e.Command, Args: e.Args, Options: e.Options}
+	}
+	args := []string{"uci", e.Engine}
+	names := make([]string, 0, len(e.Options))
+	for n := range e.Options {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		args = append(args, "--option", n+"="+e.Options[n])
+	}
+	return uci.ClientConfig{Command: arenaBinary, Args: args}
+}
+
+// start runs the engine's process unless it is already running.
+func (p *player) start(ctx context.Context, arenaBinary string) error {
+	if p.client != nil && !p.client.Exited() {
+		return nil
+	}
+	p.stop()
+	c, err := uci.Start(ctx, clientConfig(p.cfg, arenaBinary))
+	if err != nil {
+		if p.cfg.Builtin() {
+			return fmt.Errorf("engine %q (built-in %s via %s uci): %w", p.cfg.Name, p.cfg.Engine, arenaBinary, err)
+		}
+		return fmt.Errorf("engine %q: %w", p.cfg.Name, err)
+	}
+	p.client = c
+	p.id = c.Name()
+	return nil
+}
+
+// stop ends the engine's process; the next start runs a fresh one.
+func (p *player) stop() {
+	if p.client != nil {
+		p.client.Close()
+		p.client = nil
+	}
+}
+
+// alive reports whether the engine's process is running.
+func (p *player) alive() bool { return p.client != nil && !p.client.Exited() }
+
+// memory returns the engine process's current RSS and its peak RSS
+// (the kernel's high-water mark) in bytes, read from /proc/PID/status
+// (VmRSS, VmHWM). gopsutil's process package reads the same file but needs
+// modules (tklauser/go-sysconf) outside this module's pinned set. Where
+// /proc is missing (not Linux) both are 0.
+func (p *player) memory() (rss, peak uint64) {
+	if p.client == nil {
+		return 0, 0
+	}
+	st, err := procStatus(p.client.PID(), "VmRSS:", "VmHWM:")
+	if err != nil {
+		return 0, 0
+	}
+	return st[0], max(st[0], st[1])
+}
+
+// procStatus reads the given kB fields of /proc/PID/status, in bytes.
+func procStatus(pid int, fields ...string) ([]uint64, error) {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]uint64, len(fields))
+	for line := range strings.Lines(string(data)) {
+		for i, f := range fields {
+			if rest, ok := strings.CutPrefix(line, f); ok {
+				v := strings.Fields(rest)
+				if len(v) == 0 {
+					return nil, fmt.Errorf("/proc/%d/status: empty %s", pid, f)
+				}
+				kb, err := strconv.ParseUint(v[0], 10, 64)
+				if err != nil {
+					return nil, fmt.Errorf("/proc/%d/status: %s %q: %v", pid, f, v[0], err)
+				}
+				out[i] = kb * 1024
+			}
+		}
+	}
+	return out, nil
+}
+
+// newGame tells the engine a new game starts (UCI ucinewgame).
+func (p *player) newGame() { p.client.NewGame() }
+
+// search asks the engine for a move.
+func (p *player) search(ctx context.Context, pos engines.Position, lim engines.Limits) (engines.Result, error) {
+	return p.client.Search(ctx, pos, lim, nil)
+}

@@ -1,0 +1,80 @@
+package arena
+
+import (
+	"time"
+
+	"arena/tracker"
+)
+
+// Termination values of the PGN Termination tag (PGN standard 9.8.1, plus
+// "illegal move" as cutechess writes it).
+const (
+	TermNormal      = "normal"
+	TermAdjudicated = "adjudication"
+	TermTimeForfeit = "time forfeit"
+	TermIllegalMove = "illegal move"
+	TermAbandoned   = "abandoned"
+)
+
+// GameRecord is one finished game: what games.jsonl holds per line, and
+// what a resumed run reloads.
+type GameRecord struct {
+	Game        int          `json:"game"` // 1-based
+	White       string       `json:"white"`
+	Black       string       `json:"black"`
+	WhiteID     string       `json:"white_id,omitempty"` // the engines' UCI id names
+	BlackID     string       `json:"black_id,omitempty"`
+	Opening     string       `json:"opening,omitempty"`
+	FEN         string       `json:"fen,omitempty"` // start position; empty: the standard one
+	Result      string       `json:"result"`        // "1-0", "0-1", "1/2-1/2"
+	Termination string       `json:"termination"`   // PGN Termination tag value
+	Reason      string       `json:"reason"`        // e.g. "White mates", "Black loses on time"
+	Plies       int          `json:"plies"`
+	Start       time.Time    `json:"start"`
+	Duration    float64      `json:"duration_s"`
+	Moves       []MoveRecord `json:"moves"`
+	// WhiteStats and BlackStats are the judge's per-side verdict (nil when
+	// the judge is off or failed; JudgeError then says why).
+	WhiteStats *tracker.PlayerStats `json:"white_judge,omitempty"`
+	BlackStats *tracker.PlayerStats `json:"black_judge,omitempty"`
+	JudgeError string               `json:"judge_error,omitempty"`
+	// JudgeEvals is the number of Stockfish searches the judge ran for the
+	// game (positions already cached or decided by the rules cost none).
+	JudgeEvals int `json:"judge_evals,omitempty"`
+}
+
+// MoveRecord is one ply as measured by the arena and judged by the tracker.
+type MoveRecord struct {
+	Ply      int      `json:"ply"` // 1-based within the game
+	Side     string   `json:"side"`
+	Engine   string   `json:"engine"`
+	UCI      string   `json:"uci"`
+	SAN      string   `json:"san"`
+	Time     float64  `json:"time_s"` // wall time from go to bestmove
+	Nodes    int64    `json:"nodes"`
+	Depth    int      `json:"depth"`
+	SelDepth int      `json:"seldepth"`
+	ScoreCP  int      `json:"score_cp"`   // the engine's score, its own point of view
+	Mate     int      `json:"score_mate"` // non-zero: mate in this many moves
+	PV       []string `json:"pv,omitempty"`
+	RSSMB    float64  `json:"rss_mb"`      // engine process RSS after the move
+	PeakMB   float64  `json:"peak_rss_mb"` // engine process peak RSS so far
+	// Judge fields, nil when the judge is off. EvalCP is the judge's
+	// evaluation after the move from White's point of view (mates as
+	// ±mate_score), as lichess shows evaluations.
+	EvalCP   *int          `json:"eval_cp,omitempty"`
+	CPL      *int          `json:"cpl,omitempty"`
+	Accuracy *float64      `json:"accuracy,omitempty"`
+	Class    tracker.Class `json:"class,omitempty"`
+}
+
+// winner returns 0 for a White win, 1 for Black, -1 for a draw.
+func (g *GameRecord) winner() int {
+	switch g.Result {
+	case "1-0":
+		return 0
+	case "0-1":
+		return 1
+	}
+	return -1
+}

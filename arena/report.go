@@ -1,0 +1,196 @@
+package arena
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"arena/engines"
+)
+
+// writeMatchConfig prints the thesis's MATCH CONFIGURATION block, extended
+// with what our runs add (openings, margins, judge timing, output).
+func writeMatchConfig(w io.Writer, cfg *Config, date time.Time, games int, dir string) {
+	fmt.Fprintln(w, "=== MATCH CONFIGURATION ===")
+	fmt.Fprintf(w, "Date: %s\n", date.Local().Format("2006-01-02 15:04:05"))
+	for i, e := range cfg.Engines {
+		fmt.Fprintf(w, "Engine %d: %s (%s)\n", i+1, e.Name, engineDescription(e))
+	}
+	fmt.Fprintf(w, "Games: %d\n", games)
+	fmt.Fprintf(w, "Time Limit: %s\n", timeLimitLine(cfg))
+	if cfg.MaxMoves > 0 {
+		fmt.Fprintf(w, "Max Moves: %d plies (then adjudicated a draw)\n", cfg.MaxMoves)
+	} else {
+		fmt.Fprintln(w, "Max Moves: none")
+	}
+	if o := cfg.Openings; o != nil {
+		fmt.Fprintf(w, "Openings: %s (%s; each opening played with both colours)\n", o.File, o.Order)
+	} else {
+		fmt.Fprintln(w, "Openings: none (standard start position)")
+	}
+	if cfg.Judge.Off {
+		fmt.Fprintln(w, "Stockfish Eval Depth: off (judge: off, no ACPL)")
+	} else {
+		fmt.Fprintf(w, "Stockfish Eval Depth: %d (judge: %s; %s; cap %d, mate score %d)\n",
+			cfg.Judge.Depth, JudgeTiming, cfg.Judge.Engine, cfg.Judge.Cap, cfg.Judge.MateScore)
+	}
+	if models := modelFiles(cfg); len(models) > 0 {
+		fmt.Fprintf(w, "Model File: %s\n", strings.Join(models, ", "))
+	}
+	if dir != "" {
+		fmt.Fprintf(w, "Output: %s\n", dir)
+	}
+}
+
+// engineDescription names what runs behind an engine entry and the options
+// it sets (for built-in engines only those that differ from the defaults).
+func engineDescription(e EngineConfig) string {
+	var desc string
+	opts := e.Options
+	if e.Builtin() {
+		desc = "built-in " + e.Engine
+		if spec, err := engines.Lookup(e.Engine); err == nil {
+			opts = map[string]string{}
+			for _, o := range spec.Options {
+				if v, ok := e.Options[o.Name]; ok && v != o.Default {
+					opts[o.Name] = v
+				}
+			}
+		}
+	} else {
+		desc = "uci: " + strings.Join(append([]string{e.Command}, e.Args...), " ")
+	}
+	names := make([]string, 0, len(opts))
+	for n := range opts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for i, n := range names {
+		names[i] = n + "=" + opts[n]
+	}
+	if len(names) > 0 {
+		desc += "; " + strings.Join(names, ", ")
+	}
+	return desc
+}
+
+// timeLimitLine describes the limits: one line when every engine has the
+// same, else per engine.
+func timeLimitLine(cfg *Config) string {
+	same := true
+	for _, e := range cfg.Engines[1:] {
+		if e.Limits.String() != cfg.Engines[0].Limits.String() {
+			same = false
+		}
+	}
+	margin := fmt.Sprintf(" (a move later than the limit + %s loses on time)", cfg.TimeMargin)
+	hasTime := false
+	var parts []string
+	for _, e := range cfg.Engines {
+		hasTime = hasTime || e.Limits.MoveTime > 0 || e.Limits.TC != nil
+		parts = append(parts, e.Name+": "+e.Limits.String())
+	}
+	if !hasTime {
+		margin = ""
+		if cfg.MoveTimeout > 0 {
+			margin = fmt.Sprintf(" (a move taking over %s loses on time)", cfg.MoveTimeout)
+		}
+	}
+	if same {
+		return cfg.Engines[0].Limits.String() + margin
+	}
+	return strings.Join(parts, "; ") + margin
+}
+
+// modelFiles lists the built-in engines' model files: string options whose
+// name mentions a model or weights.
+func modelFiles(cfg *Config) []string {
+	var out []string
+	for _, e := range cfg.Engines {
+		if !e.Builtin() {
+			continue
+		}
+		spec, err := engines.Lookup(e.Engine)
+		if err != nil {
+			continue
+		}
+		for _, o := range spec.Options {
+			n := strings.ToLower(o.Name)
+			if o.Type == engines.String && (strings.Contains(n, "model") || strings.Contains(n, "weights")) && e.Options[o.Name] != "" {
+				out = append(out, e.Name+": "+e.Options[o.Name])
+			}
+		}
+	}
+	return out
+}
+
+// scoreLine is the match score: "A 2.5 - 1.5 B" for two engines, else
+// every engine's points.
+func scoreLine(s *Summary) string {
+	if len(s.Engines) == 2 {
+		a, b := s.Engines[0], s.Engines[1]
+		return fmt.Sprintf("%s %s - %s %s", a.Name, fmtPoints(a.Points), fmtPoints(b.Points), b.Name)
+	}
+	var parts []string
+	for _, e := range s.Engines {
+		parts = append(parts, e.Name+" "+fmtPoints(e.Points))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func fmtPoints(p float64) string { return strings.TrimSuffix(fmt.Sprintf("%.1f", p), ".0") }
+
+// progress reports the run: a live line rewritten in place on a terminal,
+// else one line per finished game (logs and pipes get no control codes).
+type progress struct {
+	w        io.Writer
+	terminal bool
+	total    int
+	start    time.Time
+	done0    int // games finished before this session (resume)
+	lineLen  int
+}
+
+func (p *progress) clear() {
+	if p.terminal && p.lineLen > 0 {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.lineLen = 0
+	}
+}
+
+// live rewrites the terminal line during a game.
+func (p *progress) live(done int, s *Summary, game, ply int) {
+	if !p.terminal {
+		return
+	}
+	line := fmt.Sprintf("[%d/%d games] game %d ply %d | %s | %s", done, p.total, game, ply, scoreLine(s), p.eta(done))
+	fmt.Fprint(p.w, "\r\033[K"+line)
+	p.lineLen = len(line)
+}
+
+func (p *progress) eta(done int) string {
+	elapsed := time.Since(p.start)
+	s := "elapsed " + elapsed.Round(time.Second).String()
+	if n := done - p.done0; n > 0 && done < p.total {
+		left := time.Duration(float64(elapsed) / float64(n) * float64(p.total-done))
+		s += ", ETA " + left.Round(time.Second).String()
+	}
+	return s
+}
+
+// gameDone reports a finished game.
+func (p *progress) gameDone(g *GameRecord, s *Summary) {
+	if p.terminal {
+		p.clear()
+	}
+	judge := ""
+	if g.WhiteStats != nil && g.BlackStats != nil {
+		judge = fmt.Sprintf(", ACPL %.0f/%.0f", g.WhiteStats.ACPL, g.BlackStats.ACPL)
+	} else if g.JudgeError != "" {
+		judge = ", judge failed: " + g.JudgeError
+	}
+	fmt.Fprintf(p.w, "Game %d/%d: %s vs %s %s {%s} %d plies, %.1fs%s | %s\n",
+		g.Game, p.total, g.White, g.Black, g.Result, g.Reason, g.Plies, g.Duration, judge, scoreLine(s))
+}

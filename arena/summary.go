@@ -1,0 +1,437 @@
+package arena
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"arena/tracker"
+)
+
+// JudgeTiming is when the judge works; it never runs while an engine thinks.
+const JudgeTiming = "after each game"
+
+// Summary is summary.json: the match's aggregates, rewritten after every game.
+type Summary struct {
+	Name         string          `json:"name"`
+	RunDir       string          `json:"run_dir"`
+	Started      time.Time       `json:"started"`
+	Updated      time.Time       `json:"updated"`
+	Complete     bool            `json:"complete"`
+	GamesPlanned int             `json:"games_planned"`
+	GamesPlayed  int             `json:"games_played"`
+	MaxMoves     int             `json:"max_moves"`
+	TimeMargin   string          `json:"time_margin"`
+	Openings     string          `json:"openings,omitempty"`
+	Judge        JudgeSummary    `json:"judge"`
+	Versions     Versions        `json:"versions"`
+	Engines      []EngineSummary `json:"engines"`
+	// Pairs holds the Elo difference of the first engine of each pairing
+	// over the second, with its 95% interval and LOS.
+	Pairs []PairSummary `json:"pairs"`
+	Games []GameSummary `json:"games"`
+}
+
+// JudgeSummary records the judge's settings.
+type JudgeSummary struct {
+	Enabled   bool   `json:"enabled"`
+	Engine    string `json:"engine,omitempty"`
+	Depth     int    `json:"depth,omitempty"`
+	Cap       int    `json:"cap,omitempty"`
+	MateScore int    `json:"mate_score,omitempty"`
+	Timing    string `json:"timing,omitempty"`
+}
+
+// Versions identifies the software that produced the results.
+type Versions struct {
+	Arena   string            `json:"arena"`
+	Go      string            `json:"go"`
+	OS      string            `json:"os"`
+	Engines map[string]string `json:"engines"` // name -> UCI id name
+	Judge   string            `json:"judge,omitempty"`
+}
+
+// EngineSummary aggregates one engine over all its games. Averages are per
+// move over every recorded move; ACPL and accuracy come from the tracker
+// (ACPL pooled over all judged moves, accuracy the mean of the per-game
+// accuracies).
+type EngineSummary struct {
+	Name      string  `json:"name"`
+	Engine    string  `json:"engine"` // built-in engine name or "uci"
+	Command   string  `json:"command,omitempty"`
+	ID        string  `json:"id,omitempty"`
+	Limits    string  `json:"limits"`
+	Games     int     `json:"games"`
+	Wins      int     `json:"wins"`
+	Draws     int     `json:"draws"`
+	Losses    int     `json:"losses"`
+	Points    float64 `json:"points"`
+	ScorePct  float64 `json:"score_pct"`
+	Moves     int     `json:"moves"`
+	AvgTime   float64 `json:"avg_time_s"`
+	MaxTime   float64 `json:"max_time_s"`
+	AvgNodes  float64 `json:"avg_nodes"`
+	NPS       float64 `json:"nps"`
+	AvgDepth  float64 `json:"avg_depth"`
+	AvgSelDep float64 `json:"avg_seldepth"`
+	AvgRSSMB  float64 `json:"avg_rss_mb"`
+	PeakRSSMB float64 `json:"peak_rss_mb"`
+	// ACPL and Accuracy are nil when no move of the engine was judged.
+	ACPL     *float64             `json:"acpl"`
+	Accuracy *float64             `json:"accuracy"`
+	Judge    *tracker.PlayerStats `json:"judge,omitempty"`
+	Errors   ErrorCounts          `json:"errors"`
+}
+
+// ErrorCounts counts the games an engine lost by failing.
+type ErrorCounts struct {
+	TimeForfeits int `json:"time_forfeits"`
+	IllegalMoves int `json:"illegal_moves"` // including no move
+	Crashes      int `json:"crashes"`       // crashed or failed engine (Termination "abandoned")
+}
+
+// PairSummary is the head-to-head result of two engines.
+type PairSummary struct {
+	A   string            `json:"a"`
+	B   string            `json:"b"`
+	Elo tracker.EloResult `json:"elo"` // from A's side
+}
+
+// GameSummary is one game in summary.json.
+type GameSummary struct {
+	Game          int      `json:"game"`
+	White         string   `json:"white"`
+	Black         string   `json:"black"`
+	Opening       string   `json:"opening,omitempty"`
+	Result        string   `json:"result"`
+	Termination   string   `json:"termination"`
+	Reason        string   `json:"reason"`
+	Plies         int      `json:"plies"`
+	Duration      float64  `json:"duration_s"`
+	WhiteACPL     *float64 `json:"white_acpl"`
+	BlackACPL     *float64 `json:"black_acpl"`
+	WhiteAccuracy *float64 `json:"white_accuracy"`
+	BlackAccuracy *float64 `json:"black_accuracy"`
+	JudgeError    string   `json:"judge_error,omitempty"`
+}
+
+// arenaVersion is the module version or VCS revision the binary was built from.
+func arenaVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" {
+			v = s.Value
+			if len(v) > 12 {
+				v = v[:12]
+			}
+		}
+		if s.Key == "vcs.modified" && s.Value == "true" {
+			v += "+dirty"
+		}
+	}
+	return v
+}
+
+// summarize aggregates the finished games.
+func summarize(cfg *Config, dir string, started time.Time, planned int, games []*GameRecord, ids map[string]string, judgeID string) *Summary {
+	s := &Summary{
+		Name:         cfg.Name,
+		RunDir:       dir,
+		Started:      started,
+		Updated:      time.Now().UTC().Truncate(time.Second),
+		Complete:     len(games) >= planned,
+		GamesPlanned: planned,
+		GamesPlayed:  len(games),
+		MaxMoves:     cfg.MaxMoves,
+		TimeMargin:   cfg.TimeMargin.String(),
+		Judge:        JudgeSummary{Enabled: !cfg.Judge.Off},
+		Versions: Versions{
+			Arena:   arenaVersion(),
+			Go:      runtime.Version(),
+			OS:      runtime.GOOS + "/" + runtime.GOARCH,
+			Engines: map[string]string{},
+			Judge:   judgeID,
+		},
+		Games: []GameSummary{},
+		Pairs: []PairSummary{},
+	}
+	if cfg.Openings != nil {
+		s.Openings = cfg.Openings.File
+	}
+	if !cfg.Judge.Off {
+		s.Judge = JudgeSummary{Enabled: true, Engine: cfg.Judge.Engine, Depth: cfg.Judge.Depth,
+			Cap: cfg.Judge.Cap, MateScore: cfg.Judge.MateScore, Timing: JudgeTiming}
+	}
+	index := map[string]int{}
+	type acc struct {
+		time, nodes, depth, sel, rss float64
+		judge                        tracker.PlayerStats
+		judged                       bool
+	}
+	sums := make([]acc, len(cfg.Engines))
+	for i, e := range cfg.Engines {
+		index[e.Name] = i
+		s.Engines = append(s.Engines, EngineSummary{Name: e.Name, Engine: e.Engine, Command: e.Command,
+			ID: ids[e.Name], Limits: e.Limits.String()})
+		if id := ids[e.Name]; id != "" {
+			s.Versions.Engines[e.Name] = id
+		}
+	}
+	type pairKey struct{ a, b int }
+	wdl := map[pairKey]*[3]int{}
+	var pairOrder []pairKey
+	for _, g := range games {
+		w, b := index[g.White], index[g.Black]
+		for _, id := range []struct{ name, id string }{{g.White, g.WhiteID}, {g.Black, g.BlackID}} {
+			if id.id != "" && s.Versions.Engines[id.name] == "" {
+				s.Versions.Engines[id.name] = id.id
+				s.Engines[index[id.name]].ID = id.id
+			}
+		}
+		gs := GameSummary{Game: g.Game, White: g.White, Black: g.Black, Opening: g.Opening, Result: g.Result,
+			Termination: g.Termination, Reason: g.Reason, Plies: g.Plies, Duration: g.Duration, JudgeError: g.JudgeError}
+		if g.WhiteStats != nil && g.WhiteStats.Moves > 0 {
+			gs.WhiteACPL, gs.WhiteAccuracy = ptr(g.WhiteStats.ACPL), ptr(g.WhiteStats.Accuracy)
+			sums[w].judge.Add(*g.WhiteStats)
+			sums[w].judged = true
+		}
+		if g.BlackStats != nil && g.BlackStats.Moves > 0 {
+			gs.BlackACPL, gs.BlackAccuracy = ptr(g.BlackStats.ACPL), ptr(g.BlackStats.Accuracy)
+			sums[b].judge.Add(*g.BlackStats)
+			sums[b].judged = true
+		}
+		s.Games = append(s.Games, gs)
+
+		winner := g.winner()
+		for side, e := range []int{w, b} {
+			es := &s.Engines[e]
+			es.Games++
+			switch {
+			case winner == -1:
+				es.Draws++
+			case winner == side:
+				es.Wins++
+			default:
+				es.Losses++
+				switch g.Termination {
+				case TermTimeForfeit:
+					es.Errors.TimeForfeits++
+				case TermIllegalMove:
+					es.Errors.IllegalMoves++
+				case TermAbandoned:
+					es.Errors.Crashes++
+				}
+			}
+		}
+		k, flip := pairKey{w, b}, false
+		if w > b {
+			k, flip = pairKey{b, w}, true
+		}
+		if wdl[k] == nil {
+			wdl[k] = &[3]int{}
+			pairOrder = append(pairOrder, k)
+		}
+		switch {
+		case winner == -1:
+			wdl[k][1]++
+		case (winner == 0) != flip:
+			wdl[k][0]++
+		default:
+			wdl[k][2]++
+		}
+		for _, m := range g.Moves {
+			i := index[m.Engine]
+			es, a := &s.Engines[i], &sums[i]
+			es.Moves++
+			a.time += m.Time
+			a.nodes += float64(m.Nodes)
+			a.depth += float64(m.Depth)
+			a.sel += float64(m.SelDepth)
+			a.rss += m.RSSMB
+			es.MaxTime = math.Max(es.MaxTime, m.Time)
+			es.PeakRSSMB = math.Max(es.PeakRSSMB, m.PeakMB)
+		}
+	}
+	for i := range s.Engines {
+		es, a := &s.Engines[i], sums[i]
+		es.Points = float64(es.Wins) + float64(es.Draws)/2
+		if es.Games > 0 {
+			es.ScorePct = 100 * es.Points / float64(es.Games)
+		}
+		if n := float64(es.Moves); n > 0 {
+			es.AvgTime, es.AvgNodes, es.AvgDepth, es.AvgSelDep, es.AvgRSSMB = a.time/n, a.nodes/n, a.depth/n, a.sel/n, a.rss/n
+		}
+		if a.time > 0 {
+			es.NPS = a.nodes / a.time
+		}
+		if a.judged {
+			st := a.judge
+			es.Judge = &st
+			es.ACPL, es.Accuracy = ptr(st.ACPL), ptr(st.Accuracy)
+		}
+	}
+	for _, k := range pairOrder {
+		r := wdl[k]
+		s.Pairs = append(s.Pairs, PairSummary{A: cfg.Engines[k.a].Name, B: cfg.Engines[k.b].Name, Elo: tracker.Elo(r[0], r[1], r[2])})
+	}
+	return s
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// JSON returns summary.json's content.
+func (s *Summary) JSON() ([]byte, error) {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+var tableHeader = []string{"Engine", "Games", "Wins", "Draws", "Losses", "Score %", "Avg Time (s)",
+	"Avg Nodes", "Avg Depth", "Avg RAM (MB)", "Avg ACPL", "Accuracy"}
+
+func (s *Summary) tableRows() [][]string {
+	var rows [][]string
+	for _, e := range s.Engines {
+		rows = append(rows, []string{
+			e.Name, fmt.Sprint(e.Games), fmt.Sprint(e.Wins), fmt.Sprint(e.Draws), fmt.Sprint(e.Losses),
+			fmt.Sprintf("%.1f", e.ScorePct), fmt.Sprintf("%.3f", e.AvgTime), fmt.Sprintf("%.0f", e.AvgNodes),
+			fmt.Sprintf("%.1f", e.AvgDepth), fmt.Sprintf("%.1f", e.AvgRSSMB), fmtOpt(e.ACPL, "%.1f"), fmtOpt(e.Accuracy, "%.1f"),
+		})
+	}
+	return rows
+}
+
+func fmtOpt(p *float64, format string) string {
+	if p == nil {
+		return "-"
+	}
+	return fmt.Sprintf(format, *p)
+}
+
+// WriteTable prints the results table and, per pairing, the Elo difference
+// with its 95% interval and the likelihood of superiority.
+func (s *Summary) WriteTable(w io.Writer) error {
+	t := tablewriter.NewTable(w,
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: rightFrom(1, len(tableHeader))}),
+	)
+	t.Header(toAny(tableHeader)...)
+	if err := t.Bulk(s.tableRows()); err != nil {
+		return err
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	for _, p := range s.Pairs {
+		if _, err := fmt.Fprintln(w, p.eloLine()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func rightFrom(first, n int) []tw.Align {
+	a := make([]tw.Align, n)
+	for i := range a {
+		a[i] = tw.AlignLeft
+		if i >= first {
+			a[i] = tw.AlignRight
+		}
+	}
+	return a
+}
+
+func toAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+// eloLine is "A vs B: +3-1=2, Elo difference +88.7 ± 144.0 (95%: -39.4 .. +248.7), LOS 90.2%".
+func (p PairSummary) eloLine() string {
+	r := p.Elo
+	diff := fmtSigned(r.Elo)
+	if !math.IsInf(r.EloLow, 0) && !math.IsInf(r.EloHigh, 0) && !math.IsNaN(r.EloLow) {
+		diff += fmt.Sprintf(" ± %.1f", (r.EloHigh-r.EloLow)/2)
+	}
+	los := "n/a"
+	if !math.IsNaN(r.LOS) {
+		los = fmt.Sprintf("%.1f%%", 100*r.LOS)
+	}
+	return fmt.Sprintf("%s vs %s: +%d -%d =%d, Elo difference %s (95%%: %s .. %s), LOS %s",
+		p.A, p.B, r.Wins, r.Losses, r.Draws, diff, fmtSigned(r.EloLow), fmtSigned(r.EloHigh), los)
+}
+
+func fmtSigned(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "n/a"
+	case math.IsInf(x, 1):
+		return "+inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	}
+	return fmt.Sprintf("%+.1f", x)
+}
+
+// Markdown returns summary.md: the configuration, the results table, the
+// pairings' Elo and one line per game.
+func (s *Summary) Markdown(cfg *Config) ([]byte, error) {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# %s\n\n", s.Name)
+	fmt.Fprintf(&b, "```\n")
+	writeMatchConfig(&b, cfg, s.Started, s.GamesPlanned, s.RunDir)
+	fmt.Fprintf(&b, "```\n\n")
+	status := "complete"
+	if !s.Complete {
+		status = "in progress or interrupted"
+	}
+	fmt.Fprintf(&b, "%d of %d games played (%s); updated %s.\n\n", s.GamesPlayed, s.GamesPlanned, status, s.Updated.Format(time.RFC3339))
+	t := tablewriter.NewTable(&b, tablewriter.WithRenderer(renderer.NewMarkdown()), tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: rightFrom(1, len(tableHeader))}))
+	t.Header(toAny(tableHeader)...)
+	if err := t.Bulk(s.tableRows()); err != nil {
+		return nil, err
+	}
+	if err := t.Render(); err != nil {
+		return nil, err
+	}
+	b.WriteString("\n")
+	for _, p := range s.Pairs {
+		fmt.Fprintf(&b, "- %s\n", p.eloLine())
+	}
+	if len(s.Pairs) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString("## Games\n\n")
+	gt := tablewriter.NewTable(&b, tablewriter.WithRenderer(renderer.NewMarkdown()), tablewriter.WithHeaderAutoFormat(tw.Off))
+	gt.Header("Game", "White", "Black", "Result", "Termination", "Reason", "Plies", "White ACPL", "Black ACPL")
+	for _, g := range s.Games {
+		if err := gt.Append([]string{fmt.Sprint(g.Game), g.White, g.Black, g.Result, g.Termination,
+			strings.ReplaceAll(g.Reason, "|", "/"), fmt.Sprint(g.Plies), fmtOpt(g.WhiteACPL, "%.1f"), fmtOpt(g.BlackACPL, "%.1f")}); err != nil {
+			return nil, err
+		}
+	}
+	if err := gt.Render(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"golang.org/x/term"
+
+	"arena/arena"
+)
+
+func init() {
+	register("run", command{summary: "play the match a YAML config describes (or --resume a run)", run: runMatch})
+}
+
+func runMatch(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "run directory (default: output.dir/NAME-TIMESTAMP from the config)")
+	resume := fs.String("resume", "", "continue the interrupted run in `DIR` (reads DIR/config.yaml)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: arena run CONFIG.yaml [--out DIR]")
+		fmt.Fprintln(stderr, "       arena run --resume DIR")
+		fmt.Fprintln(stderr, "\nPlays the games, judges them with Stockfish and writes games.pgn, moves.csv,")
+		fmt.Fprintln(stderr, "summary.json, summary.md and config.yaml into the run directory (see docs/arena.md).")
+		fs.PrintDefaults()
+	}
+	// Flags may come before or after the config file.
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			return 2
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+	switch {
+	case *resume != "" && (len(positional) > 0 || *out != ""):
+		fmt.Fprintln(stderr, "arena run: --resume DIR takes no config file and no --out (the run continues in DIR)")
+		return 2
+	case *resume == "" && len(positional) != 1:
+		fs.Usage()
+		return 2
+	}
+
+	binary, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "arena run: cannot find the arena executable to run built-in engines: %v\n", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		// After the first Ctrl-C the run winds down; a second one kills.
+		<-ctx.Done()
+		stop()
+	}()
+	opt := arena.Options{Binary: binary, OutDir: *out, Stdout: stdout, Terminal: isTerminal(stdout)}
+
+	if *resume != "" {
+		_, err = arena.Resume(ctx, *resume, opt)
+	} else {
+		var cfg *arena.Config
+		if cfg, err = arena.Load(positional[0]); err != nil {
+			fmt.Fprintf(stderr, "arena run: %v\n", err)
+			return 1
+		}
+		_, err = arena.Run(ctx, cfg, opt)
+	}
+	var ie *arena.InterruptedError
+	switch {
+	case errors.As(err, &ie):
+		fmt.Fprintf(stderr, "\narena run: %v\n", err)
+		return 130
+	case err != nil:
+		fmt.Fprintf(stderr, "arena run: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
