@@ -480,7 +480,9 @@ func (c *Client) Search(ctx context.Context, pos engines.Position, lim engines.L
 					}
 					exact = !l.bound
 				}
-				if info != nil && (l.hasDepth || l.hasScore || l.hasPV) {
+				// Progress-only lines ("info depth 20 currmove e2e4") carry
+				// no evaluation and would read as "score cp 0".
+				if info != nil && (l.hasScore || l.hasPV) {
 					info(l.info)
 				}
 			case "bestmove":

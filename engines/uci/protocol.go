@@ -97,7 +97,6 @@ type infoLine struct {
 	info     engines.Info
 	multiPV  int  // 0 when absent
 	bound    bool // the score is a lowerbound or upperbound (an aspiration fail)
-	hasDepth bool
 	hasScore bool
 	hasPV    bool
 	hasNodes bool
@@ -131,7 +130,7 @@ func parseInfo(fields []string) infoLine {
 		switch fields[i] {
 		case "depth":
 			if n, ok := num(i + 1); ok {
-				l.info.Depth, l.hasDepth = int(n), true
+				l.info.Depth = int(n)
 			}
 			i++
 		case "seldepth":
@@ -181,8 +180,9 @@ func parseInfo(fields []string) infoLine {
 			l.hasPV = true
 			i = j - 1
 		case "string":
-			l.info = engines.Info{String: strings.Join(fields[i+1:], " ")}
-			return l
+			// A string line is free text only (engines.Info.String says
+			// the other fields are unset), whatever came before it.
+			return infoLine{info: engines.Info{String: strings.Join(fields[i+1:], " ")}}
 		case "currmove", "currmovenumber", "hashfull", "nps", "tbhits", "sbhits", "cpuload":
 			i++
 		}
