@@ -217,7 +217,8 @@ func TestFakeNeverUCIOK(t *testing.T) {
 }
 
 func TestFakeExitsAtStart(t *testing.T) {
-	_, err := fake(t, "noisy", ClientConfig{})
+	var stderr strings.Builder
+	_, err := fake(t, "noisy", ClientConfig{Stderr: &stderr})
 	if err == nil {
 		t.Fatal("Start of an engine that exits at once succeeded")
 	}
@@ -225,6 +226,30 @@ func TestFakeExitsAtStart(t *testing.T) {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("error %q does not contain %q", err, w)
 		}
+	}
+	if stderr.String() != "fake: cannot load network file\n" {
+		t.Errorf("Stderr got %q", stderr.String())
+	}
+}
+
+// The client stops a time-limited search that overruns its budget by
+// SearchMargin, and reports a failed NewGame at the next Search.
+func TestFakeOverrunAndNewGameTimeout(t *testing.T) {
+	c, err := fake(t, "slow", ClientConfig{SearchMargin: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Short for NewGame's readyok wait only: the test binary's own start-up
+	// (under -race especially) needs the default for the handshake.
+	c.cfg.StartTimeout = 200 * time.Millisecond
+	res, err := c.Search(context.Background(), engines.Position{}, engines.Limits{MoveTime: 10 * time.Millisecond}, nil)
+	if err != nil || res.Move != "e2e4" || res.Score.CP != 10 || res.Depth != 1 {
+		t.Fatalf("overrunning search: %+v, %v; want e2e4 after the client's stop", res, err)
+	}
+	c.NewGame()
+	_, err = c.Search(context.Background(), engines.Position{}, engines.Limits{Depth: 1}, nil)
+	if err == nil || !strings.Contains(err.Error(), `no "readyok" within 200ms after "ucinewgame/isready"`) {
+		t.Fatalf("Search after a NewGame without readyok: %v", err)
 	}
 }
 

@@ -26,6 +26,8 @@ func TestMain(m *testing.M) {
 //	crash:  exits with status 3 on "go" after one info line
 //	nostop: ignores "stop" during a search and never sends bestmove
 //	noisy:  writes to stderr and exits with status 7 right away
+//	slow:   sends bestmove only on "stop"; after ucinewgame it stops
+//	        answering isready
 func fakeEngine(mode string) int {
 	if mode == "noisy" {
 		fmt.Fprintln(os.Stderr, "fake: cannot load network file")
@@ -36,6 +38,7 @@ func fakeEngine(mode string) int {
 		fmt.Fprintln(out, s)
 		out.Flush()
 	}
+	ready := true
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
 		if mode == "mute" {
@@ -51,7 +54,15 @@ func fakeEngine(mode string) int {
 			say("option name Hash type spin default 16 min 1 max 1024")
 			say("uciok")
 		case "isready":
-			say("readyok")
+			if ready {
+				say("readyok")
+			}
+		case "ucinewgame":
+			ready = mode != "slow"
+		case "stop":
+			if mode == "slow" {
+				say("bestmove e2e4")
+			}
 		case "go":
 			say("info depth 1 score cp 10 nodes 20 pv e2e4")
 			if mode == "crash" {
