@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -54,7 +55,7 @@ func runUCI(args []string, stdout, stderr io.Writer) int {
 	}
 	// The engine name may come before or after the flags.
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseExit(err)
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintf(stderr, "arena uci: no engine given (built-in engines: %s)\n", strings.Join(engines.Names(), ", "))
@@ -62,7 +63,7 @@ func runUCI(args []string, stdout, stderr io.Writer) int {
 	}
 	name := fs.Arg(0)
 	if err := fs.Parse(fs.Args()[1:]); err != nil {
-		return 2
+		return parseExit(err)
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "arena uci: unexpected arguments %q after engine %s (options go in --option NAME=VALUE)\n", fs.Args(), name)
@@ -82,4 +83,12 @@ func runUCI(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// parseExit is the exit status for a flag error: asking for help is not one.
+func parseExit(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 2
 }
