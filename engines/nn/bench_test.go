@@ -1,0 +1,40 @@
+package nn
+
+import (
+	"testing"
+	"time"
+
+	"arena/engines/board"
+)
+
+func benchmarkForward(b *testing.B, batch int) {
+	w, _, err := ReadFile("testdata/valuenet_state.pt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := make([]Input, batch)
+	for i := range in {
+		in[i].SetPosition(board.NewPosition())
+	}
+	out := make([]float32, batch)
+	for _, k := range kernels() {
+		b.Run(k.name, func(b *testing.B) {
+			n, err := newWithKernel(w, k)
+			if err != nil {
+				b.Fatal(err)
+			}
+			e := n.NewEvaluator()
+			e.EvaluateBatch(in, out)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				e.EvaluateBatch(in, out)
+			}
+			b.ReportMetric(float64(b.Elapsed())/float64(time.Millisecond)/float64(b.N*batch), "ms/position")
+		})
+	}
+}
+
+func BenchmarkForwardBatch1(b *testing.B)   { benchmarkForward(b, 1) }
+func BenchmarkForwardBatch32(b *testing.B)  { benchmarkForward(b, 32) }
+func BenchmarkForwardBatch256(b *testing.B) { benchmarkForward(b, 256) }

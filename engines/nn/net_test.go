@@ -1,0 +1,278 @@
+package nn
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"arena/engines/board"
+)
+
+// golden is testdata/golden.json, written by testdata/make_fixtures.py from
+// PyTorch 1.13 in eval mode.
+type golden struct {
+	Positions []struct {
+		FEN    string  `json:"fen"`
+		Pieces int     `json:"pieces"`
+		Value  float64 `json:"value"`
+	} `json:"positions"`
+}
+
+func readGolden(t testing.TB) golden {
+	t.Helper()
+	data, err := os.ReadFile("testdata/golden.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g golden
+	if err := json.Unmarshal(data, &g); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Positions) < 20 {
+		t.Fatalf("golden.json has %d positions, expected at least 20", len(g.Positions))
+	}
+	return g
+}
+
+// goldenInputs encodes the golden positions through board.Position, and
+// checks that ParsePlacement + SetPlacement encode them identically.
+func goldenInputs(t testing.TB, g golden) []Input {
+	t.Helper()
+	in := make([]Input, len(g.Positions))
+	for i, p := range g.Positions {
+		pos, err := board.ParseFEN(p.FEN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in[i].SetPosition(pos)
+		pl, err := ParsePlacement(p.FEN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var viaPlacement Input
+		viaPlacement.SetPlacement(&pl)
+		if viaPlacement != in[i] {
+			t.Fatalf("%s: SetPlacement and SetPosition encode differently", p.FEN)
+		}
+		var sum float32
+		for _, v := range in[i] {
+			sum += v
+		}
+		if int(sum) != p.Pieces {
+			t.Fatalf("%s: %v ones in the planes, PyTorch's encoding has %d", p.FEN, sum, p.Pieces)
+		}
+	}
+	return in
+}
+
+func TestGoldenPyTorch(t *testing.T) {
+	g := readGolden(t)
+	inputs := goldenInputs(t, g)
+	for _, file := range []string{"valuenet_state.pt", "valuenet_ckpt.pt"} {
+		w, meta, err := ReadFile(filepath.Join("testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range kernels() {
+			n, err := newWithKernel(w, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := n.NewEvaluator()
+			single := make([]float32, len(inputs))
+			for i, p := range g.Positions {
+				single[i] = e.Evaluate(&inputs[i])
+				if d := math.Abs(float64(single[i]) - p.Value); d > 1e-5 {
+					t.Errorf("%s, kernel %s: %s = %.7f, PyTorch %.7f (diff %.2g)", file, k.name, p.FEN, single[i], p.Value, d)
+				}
+			}
+			batch := make([]float32, len(inputs))
+			e.EvaluateBatch(inputs, batch)
+			if !slices.Equal(single, batch) {
+				t.Errorf("%s, kernel %s: batched values %v differ from one-by-one %v", file, k.name, batch, single)
+			}
+		}
+		switch file {
+		case "valuenet_state.pt":
+			if meta.Format != FormatTorchStateDict || meta.HasGeneration || meta.HasBestWR {
+				t.Errorf("%s: meta %+v, expected a raw state_dict without generation", file, meta)
+			}
+		case "valuenet_ckpt.pt":
+			if meta.Format != FormatTorchCheckpoint || meta.Generation != 3 || !meta.HasGeneration || meta.BestWR != 0.55 || !meta.HasBestWR {
+				t.Errorf("%s: meta %+v, expected a checkpoint with g 3, best_wr 0.55", file, meta)
+			}
+		}
+	}
+}
+
+// TestBatchSizes runs every batch size across the chunk and tile boundaries:
+// with the bounds-checked Go kernel this checks the row tables (which the
+// assembly kernels trust), and every kernel must give each position the
+// value it gets alone.
+func TestBatchSizes(t *testing.T) {
+	g := readGolden(t)
+	inputs := goldenInputs(t, g)
+	w, _, err := ReadFile("testdata/valuenet_state.pt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var many []Input
+	for len(many) < 2*chunkBoards+7 {
+		many = append(many, inputs...)
+	}
+	for _, k := range kernels() {
+		n, err := newWithKernel(w, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := n.NewEvaluator()
+		want := make([]float32, len(inputs))
+		for i := range inputs {
+			want[i] = e.Evaluate(&inputs[i])
+		}
+		for size := 1; size <= len(many); size += 1 + size/8 {
+			out := make([]float32, size)
+			e.EvaluateBatch(many[:size], out)
+			for i, v := range out {
+				if v != want[i%len(inputs)] {
+					t.Fatalf("kernel %s, batch %d: position %d = %v, alone %v", k.name, size, i, v, want[i%len(inputs)])
+				}
+			}
+		}
+	}
+}
+
+// TestKernelsAgree compares every assembly kernel with the Go kernel on
+// random data, including negative sums (which the ReLU must clear).
+func TestKernelsAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, k := range kernels() {
+		for _, shape := range []struct{ taps, cin int }{{9, 12}, {9, 64}, {1, 128}, {1, 2048}} {
+			rows := 80
+			a := make([]float32, (rows+1)*shape.cin)
+			for i := range a[:rows*shape.cin] {
+				a[i] = rng.Float32()*2 - 1
+			}
+			idx := make([]int32, shape.taps*k.mr)
+			for i := range idx {
+				idx[i] = int32(rng.IntN(rows + 1)) // row `rows` is all zero
+			}
+			b := make([]float32, shape.taps*shape.cin*k.nr)
+			for i := range b {
+				b[i] = rng.Float32()*2 - 1
+			}
+			bias := make([]float32, k.nr)
+			for i := range bias {
+				bias[i] = rng.Float32()*2 - 1
+			}
+			ldc := k.nr + 3
+			got := make([]float32, k.mr*ldc)
+			k.tile(a, idx, shape.taps, shape.cin, b, got, ldc, bias)
+
+			// The reference: the same sum in float64.
+			for i := range k.mr {
+				for l := range k.nr {
+					sum := float64(bias[l])
+					for tap := range shape.taps {
+						row := int(idx[tap*k.mr+i])
+						for c := range shape.cin {
+							sum += float64(a[row*shape.cin+c]) * float64(b[(tap*shape.cin+c)*k.nr+l])
+						}
+					}
+					want := max(sum, 0)
+					if d := math.Abs(float64(got[i*ldc+l]) - want); d > 1e-4*(1+math.Abs(want)) {
+						t.Fatalf("kernel %s, taps %d cin %d: c[%d][%d] = %v, want %v", k.name, shape.taps, shape.cin, i, l, got[i*ldc+l], want)
+					}
+				}
+				for l := k.nr; l < ldc; l++ {
+					if got[i*ldc+l] != 0 {
+						t.Fatalf("kernel %s wrote column %d of row %d, beyond its %d columns", k.name, l, i, k.nr)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestSafetensorsRoundTrip(t *testing.T) {
+	w, meta, err := ReadFile("testdata/valuenet_ckpt.pt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta.Training = "make_fixtures.py: 60 Adam steps on random material-balance boards"
+	meta.Source = "valuenet_ckpt.pt"
+	path := filepath.Join(t.TempDir(), "v.safetensors")
+	if err := SaveSafetensors(path, w, meta); err != nil {
+		t.Fatal(err)
+	}
+	w2, meta2, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w2.Tensors) != len(w.Tensors) || len(w.Tensors) != len(spec) {
+		t.Fatalf("%d tensors after the round trip, %d before, spec has %d", len(w2.Tensors), len(w.Tensors), len(spec))
+	}
+	for i := range w.Tensors {
+		a, b := &w.Tensors[i], &w2.Tensors[i]
+		if a.Name != b.Name || a.DType != b.DType || !slices.Equal(a.Shape, b.Shape) || !slices.Equal(a.F32, b.F32) || !slices.Equal(a.I64, b.I64) {
+			t.Fatalf("tensor %d: %s %s %v differs after the round trip (%s %s %v)", i, a.Name, a.DType, a.Shape, b.Name, b.DType, b.Shape)
+		}
+	}
+	if nbt := w2.Tensor("body.1.num_batches_tracked"); nbt == nil || len(nbt.I64) != 1 || nbt.I64[0] != 60 {
+		t.Errorf("body.1.num_batches_tracked = %+v, expected the 60 training steps", nbt)
+	}
+	meta2.Format = meta.Format
+	if meta2.Architecture != Architecture || meta2.Generation != 3 || meta2.BestWR != 0.55 || meta2.Training != meta.Training || meta2.Source != meta.Source {
+		t.Errorf("metadata after the round trip %+v, expected %+v", meta2, meta)
+	}
+
+	g := readGolden(t)
+	inputs := goldenInputs(t, g)
+	n1, err := New(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n2, _, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range inputs {
+		if a, b := n1.Evaluate(&inputs[i]), n2.Evaluate(&inputs[i]); a != b {
+			t.Errorf("%s: %v from the .pt, %v from the .safetensors", g.Positions[i].FEN, a, b)
+		}
+	}
+
+	// The file is byte-for-byte what WriteSafetensors produces.
+	var buf bytes.Buffer
+	if err := WriteSafetensors(&buf, w2, meta2); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), data) {
+		t.Error("writing the re-read weights gives a different file")
+	}
+}
+
+func TestEvaluateAllocatesNothing(t *testing.T) {
+	n, _, err := Load("testdata/valuenet_state.pt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := n.NewEvaluator()
+	in := make([]Input, 40)
+	out := make([]float32, len(in))
+	if a := testing.AllocsPerRun(5, func() { e.Evaluate(&in[0]) }); a != 0 {
+		t.Errorf("Evaluate allocates %v times per call", a)
+	}
+	if a := testing.AllocsPerRun(5, func() { e.EvaluateBatch(in, out) }); a != 0 {
+		t.Errorf("EvaluateBatch allocates %v times per call", a)
+	}
+}
