@@ -56,9 +56,9 @@ func newWithKernel(w *Weights, k *kernel) (*Net, error) {
 	}
 	n := &Net{weights: w, kern: k}
 	convs := []struct {
-		conv, bn string
-		cin, cout  int
-		size       int
+		conv, bn  string
+		cin, cout int
+		size      int
 	}{
 		{"body.0", "body.1", 12, 64, 3},
 		{"body.3", "body.4", 64, 128, 3},
@@ -153,11 +153,11 @@ func packFlattenLinear(k *kernel, weight, bias []float32) gemmLayer {
 // evaluating allocates nothing.
 type Evaluator struct {
 	net     *Net
-	rowsCap int       // rows (squares) the buffers hold; row rowsCap is all zero
+	rowsCap int          // rows (squares) the buffers hold; row rowsCap is all zero
 	act     [5][]float32 // input and the outputs of the four convolutions, [row][channel]
-	hidden  []float32 // linear 2048->256 output, [position][256]
-	conv3x3 []int32   // per tile and tap, the input row of each output row (rowsCap = off the board)
-	rows    []int32   // 0, 1, 2, ...: the identity table for 1x1 convolution and linear
+	hidden  []float32    // linear 2048->256 output, [position][256]
+	conv3x3 []int32      // per tile and tap, the input row of each output row (rowsCap = off the board)
+	rows    []int32      // 0, 1, 2, ...: the identity table for 1x1 convolution and linear
 }
 
 // NewEvaluator allocates the scratch state for one goroutine.
