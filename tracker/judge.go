@@ -212,7 +212,7 @@ func (j *Judge) CacheHits() int64 { return j.cacheHits.Load() }
 // TerminalPositions is the number of positions scored by the rules.
 func (j *Judge) TerminalPositions() int64 { return j.terminal.Load() }
 
-// Restarts is the number of Stockfish processes replaced after dying.
+// Restarts is the number of Stockfish processes replaced after failing.
 func (j *Judge) Restarts() int64 { return j.restarts.Load() }
 
 // Evaluate returns the evaluation of the position fen from its side to move.
@@ -343,7 +343,7 @@ func (j *Judge) evaluate(ctx context.Context, pos *chess.Position) (Eval, error)
 	return call.eval, call.err
 }
 
-// search runs "go depth N" on an idle process. A process that died is
+// search runs "go depth N" on an idle process. A process that failed is
 // replaced and the search retried once on the new one.
 func (j *Judge) search(ctx context.Context, key string) (Eval, error) {
 	var c *uci.Client
@@ -354,9 +354,11 @@ func (j *Judge) search(ctx context.Context, key string) (Eval, error) {
 	}
 	fen := key + " 0 1"
 	e, err := j.searchOn(ctx, c, fen)
-	if err != nil && c.Exited() && ctx.Err() == nil {
-		// On a failed restart the dead process goes back to the pool, so
-		// the next search tries again rather than waiting for a free one.
+	if err != nil && ctx.Err() == nil {
+		// The process died or broke the protocol (its exit may not be
+		// visible yet when its output ends): replace it. On a failed
+		// restart the old process goes back to the pool, so the next
+		// search tries again rather than waiting for a free one.
 		if nc, serr := j.start(ctx); serr != nil {
 			err = fmt.Errorf("%w; restarting Stockfish failed: %v", err, serr)
 		} else {

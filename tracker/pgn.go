@@ -85,7 +85,11 @@ func (p *PGNReader) Next() (PGNGame, error) {
 			break
 		}
 		if err != nil {
-			return PGNGame{}, fmt.Errorf("PGN game %d, line %d: %w", p.number+1, p.line, err)
+			n := p.number
+			if !started {
+				n++
+			}
+			return PGNGame{}, fmt.Errorf("PGN game %d, line %d: %w", n, p.line, err)
 		}
 		if _, dup := g.Tags[t.text]; t.kind == tokTag && (inMoves || dup) {
 			// The previous game had no termination marker: the tag begins
