@@ -356,6 +356,16 @@ func (d *decoder) mapping(n *yaml.Node, path string, valid []string, fn func(key
 	return nil
 }
 
+// keyNode returns the key node of a mapping entry (for its line number).
+func keyNode(n *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i]
+		}
+	}
+	return n
+}
+
 func join(path, key string) string {
 	if path == "" {
 		return key
@@ -470,7 +480,7 @@ func (d *decoder) config(n *yaml.Node, c *Config) error {
 		return d.errorf(n, "engines", "missing (expected a list of at least 2 engines)")
 	}
 	if len(c.Engines) < 2 {
-		return d.errorf(enginesNode, "engines", "%d engine(s) given, a match needs at least 2", len(c.Engines))
+		return d.errorf(keyNode(n, "engines"), "engines", "%d engine(s) given, a match needs at least 2", len(c.Engines))
 	}
 	if err := d.validateLimits(n, "limits", c.Limits); err != nil {
 		return err

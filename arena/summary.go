@@ -50,6 +50,12 @@ type JudgeSummary struct {
 	Cap       int    `json:"cap,omitempty"`
 	MateScore int    `json:"mate_score,omitempty"`
 	Timing    string `json:"timing,omitempty"`
+	// Evaluations is the number of Stockfish searches over JudgedPlies
+	// judged moves; EvalsPerPly is at most 1 because each position is
+	// evaluated once (the thesis's script needs 2 per ply).
+	Evaluations int     `json:"evaluations"`
+	JudgedPlies int     `json:"judged_plies"`
+	EvalsPerPly float64 `json:"evals_per_ply"`
 }
 
 // Versions identifies the software that produced the results.
@@ -215,6 +221,10 @@ func summarize(cfg *Config, dir string, started time.Time, planned int, games []
 			sums[b].judged = true
 		}
 		s.Games = append(s.Games, gs)
+		if g.WhiteStats != nil {
+			s.Judge.Evaluations += g.JudgeEvals
+			s.Judge.JudgedPlies += len(g.Moves)
+		}
 
 		winner := g.winner()
 		for side, e := range []int{w, b} {
@@ -283,6 +293,9 @@ func summarize(cfg *Config, dir string, started time.Time, planned int, games []
 			es.Judge = &st
 			es.ACPL, es.Accuracy = ptr(st.ACPL), ptr(st.Accuracy)
 		}
+	}
+	if s.Judge.JudgedPlies > 0 {
+		s.Judge.EvalsPerPly = float64(s.Judge.Evaluations) / float64(s.Judge.JudgedPlies)
 	}
 	for _, k := range pairOrder {
 		r := wdl[k]

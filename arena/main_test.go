@@ -1,0 +1,66 @@
+package arena
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	_ "arena/engines/heuristic" // the built-in engine the configs name
+	"arena/engines/uci"
+)
+
+// Binaries built once for all tests: the arena CLI (which serves built-in
+// engines as "arena uci ENGINE") and the fake UCI engine of testdata.
+var (
+	arenaBin string
+	fakeBin  string
+)
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "arena-test-bin")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	arenaBin = filepath.Join(dir, "arena")
+	fakeBin = filepath.Join(dir, "fakeengine")
+	for _, b := range []struct{ out, pkg string }{
+		{arenaBin, "arena/cmd/arena"},
+		{fakeBin, "arena/arena/testdata/fakeengine"},
+	} {
+		cmd := exec.Command("go", "build", "-o", b.out, b.pkg)
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintf(os.Stderr, "build %s: %v\n", b.pkg, err)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// needStockfish skips a test when Stockfish is not installed (CI installs it).
+func needStockfish(t testing.TB) {
+	t.Helper()
+	if _, err := uci.LocateEngine("stockfish"); err != nil {
+		t.Skipf("stockfish not found: %v", err)
+	}
+}
+
+// writeConfig writes a config file into a test directory and loads it.
+func writeConfig(t testing.TB, text string) *Config {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "match.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(path)
+	if err != nil {
+		t.Fatalf("load config: %v\n%s", err, text)
+	}
+	return cfg
+}
