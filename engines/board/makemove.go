@@ -4,6 +4,10 @@ package board
 // the king or a rook, or capturing a rook on its home square, loses rights.
 var castleMask [64]uint8
 
+// clockKeep[pc] masks the halfmove clock after a move of pc: 0 (restart)
+// for pawns, all ones for other pieces.
+var clockKeep [16]int32
+
 // castleRook[kingTo] gives the rook's origin and destination for the castling
 // move whose king lands on kingTo.
 var castleRook [64][2]Square
@@ -11,6 +15,11 @@ var castleRook [64][2]Square
 func init() {
 	for sq := range castleMask {
 		castleMask[sq] = 15
+	}
+	for pc := range clockKeep {
+		if Piece(pc).Type() != Pawn {
+			clockKeep[pc] = -1
+		}
 	}
 	for _, side := range castling {
 		for _, c := range side {
@@ -22,7 +31,9 @@ func init() {
 }
 
 // growHistory doubles the undo stack; it only happens in games (or searches)
-// longer than the initial capacity.
+// longer than the initial capacity. Not inlined, to keep MakeMove small.
+//
+//go:noinline
 func (p *Position) growHistory() {
 	h := make([]undo, 2*len(p.hist)+initialHistory)
 	copy(h, p.hist)
@@ -31,139 +42,158 @@ func (p *Position) growHistory() {
 
 // MakeMove plays m, which must be legal in this position (from
 // GenerateLegal, GenerateCaptures or ParseMove). It does not allocate.
+//
+// Captures, pawn moves and castling-right updates are frequent and
+// unpredictable in a search, so they are handled without branches: an empty
+// destination "captures" NoPiece, whose Zobrist keys are zero and whose
+// bitboard slot (pieceBB[NoPiece]) is scratch space nothing reads.
 func (p *Position) MakeMove(m Move) {
-	if p.ply >= len(p.hist) {
+	ply := p.ply
+	if uint(ply) >= uint(len(p.hist)) {
 		p.growHistory()
 	}
-	u := &p.hist[p.ply]
-	p.ply++
-	from, to := m.From(), m.To()
-	us := p.side
-	pc := p.board[from]
-	captured := p.board[to]
+	u := &p.hist[ply]
+	p.ply = ply + 1
+	// Indices are kept as masked uints: no bounds checks, no re-extension.
+	from := uint(m) & 63
+	to := uint(m>>6) & 63
+	pc := uint(p.board[from]) & 15
+	captured := uint(p.board[to]) & 15
+	castle := uint(p.castle) & 15
+	ep := uint(p.ep) & 127
+	h := p.hash
+	halfmove := p.halfmove
 	// Field by field: a composite literal is built on the stack and copied
 	// with wide loads that stall on store forwarding.
-	u.hash = p.hash
+	u.hash = h
 	u.move = m
-	u.halfmove = p.halfmove
-	u.captured = captured
-	u.castle = p.castle
-	u.ep = p.ep
+	u.halfmove = halfmove
+	u.captured = Piece(captured)
+	u.castle = uint8(castle)
+	u.ep = Square(ep)
 
-	h := p.hash ^ zobSide ^ zobPiece[pc&15][from] ^ zobPiece[pc&15][to]
-	if p.ep != NoSquare {
-		h ^= zobEP[p.ep&7]
-		p.ep = NoSquare
-	}
-	p.halfmove++
-	fromTo := SquareBB(from) | SquareBB(to)
-	p.pieceBB[pc&15] ^= fromTo
-	p.occ[us&1] ^= fromTo
+	newCastle := castle & uint(castleMask[from]) & uint(castleMask[to])
+	h ^= zobSide ^ zobEPSquare[ep] ^ zobCastle[castle] ^ zobCastle[newCastle] ^
+		zobPiece[pc][from] ^ zobPiece[pc][to] ^ zobPiece[captured][to]
+	p.castle = uint8(newCastle)
+	p.ep = NoSquare
+	// The clock restarts on captures (captured > 0) and pawn moves.
+	p.halfmove = (halfmove + 1) & clockKeep[pc] &^ -int32((captured+15)>>4)
+
+	toBB := Bitboard(1) << to
+	fromTo := Bitboard(1)<<from | toBB
+	us := uint(p.side) & 1
+	p.pieceBB[pc] ^= fromTo
+	p.pieceBB[captured] ^= toBB
+	p.occ[us] ^= fromTo
+	p.occ[us^1] &^= toBB
 	p.board[from] = NoPiece
-	p.board[to] = pc
-	if captured != NoPiece {
-		toBB := SquareBB(to)
-		p.pieceBB[captured&15] ^= toBB
-		p.occ[(us^1)&1] ^= toBB
-		h ^= zobPiece[captured&15][to]
-		p.halfmove = 0
+	p.board[to] = Piece(pc)
+	p.side = Color(us ^ 1)
+	if m&(specialPawnFlags|flagCastle) != 0 {
+		h = p.makeSpecial(m, Piece(pc), h)
 	}
-	if pc&7 == pawnIdx {
-		p.halfmove = 0
-		if m&specialPawnFlags != 0 {
-			switch {
-			case m&promoMask != 0:
-				promo := MakePiece(us, m.Promotion())
-				toBB := SquareBB(to)
-				p.pieceBB[pc&15] ^= toBB
-				p.pieceBB[promo&15] ^= toBB
-				p.board[to] = promo
-				h ^= zobPiece[pc&15][to] ^ zobPiece[promo&15][to]
-			case m&flagEnPassant != 0:
-				capSq := to ^ 8
-				enemy := pc ^ 8
-				capBB := SquareBB(capSq)
-				p.pieceBB[enemy&15] ^= capBB
-				p.occ[(us^1)&1] ^= capBB
-				p.board[capSq] = NoPiece
-				h ^= zobPiece[enemy&15][capSq]
-			default: // double push
-				epSq := (from + to) >> 1
-				if pawnAttacks[us&1][epSq&63]&p.pieceBB[(pc^8)&15] != 0 {
-					p.ep = epSq
-					h ^= zobEP[epSq&7]
-				}
-			}
+	p.hash = h
+}
+
+// makeSpecial finishes promotions, en passant, double pushes and castling
+// after the piece itself has moved; it returns the updated hash.
+func (p *Position) makeSpecial(m Move, pc Piece, h uint64) uint64 {
+	from, to := m.From(), m.To()
+	us := p.side ^ 1 // MakeMove has already passed the turn
+	switch {
+	case m&promoMask != 0:
+		promo := MakePiece(us, m.Promotion()) & 15
+		toBB := SquareBB(to)
+		p.pieceBB[pc] ^= toBB
+		p.pieceBB[promo] ^= toBB
+		p.board[to] = promo
+		h ^= zobPiece[pc][to] ^ zobPiece[promo][to]
+	case m&flagEnPassant != 0:
+		capSq := to ^ 8
+		enemy := (pc ^ 8) & 15
+		capBB := SquareBB(capSq)
+		p.pieceBB[enemy] ^= capBB
+		p.occ[us^1] ^= capBB
+		p.board[capSq] = NoPiece
+		h ^= zobPiece[enemy][capSq]
+	case m&flagDoublePush != 0:
+		// The en passant square is kept only if an enemy pawn can use it.
+		epSq := (from + to) >> 1
+		if pawnAttacks[us][epSq&63]&p.pieceBB[(pc^8)&15] != 0 {
+			p.ep = epSq
+			h ^= zobEP[epSq&7]
 		}
-	} else if m&flagCastle != 0 {
+	default: // castling: the king has moved, now the rook
 		r := castleRook[to]
-		rook := MakePiece(us, Rook)
+		rook := MakePiece(us, Rook) & 15
 		rBB := SquareBB(r[0]) | SquareBB(r[1])
-		p.pieceBB[rook&15] ^= rBB
-		p.occ[us&1] ^= rBB
+		p.pieceBB[rook] ^= rBB
+		p.occ[us] ^= rBB
 		p.board[r[0]&63] = NoPiece
 		p.board[r[1]&63] = rook
-		h ^= zobPiece[rook&15][r[0]&63] ^ zobPiece[rook&15][r[1]&63]
+		h ^= zobPiece[rook][r[0]&63] ^ zobPiece[rook][r[1]&63]
 	}
-	if p.castle != 0 {
-		if c := p.castle & castleMask[from] & castleMask[to]; c != p.castle {
-			h ^= zobCastle[p.castle&15] ^ zobCastle[c&15]
-			p.castle = c
-		}
-	}
-	p.side = us ^ 1
-	p.hash = h
+	return h
 }
 
 // UnmakeMove takes back the last MakeMove (not a null move: see
 // UnmakeNullMove).
 func (p *Position) UnmakeMove() {
-	p.ply--
-	u := &p.hist[p.ply]
+	ply := p.ply - 1
+	p.ply = ply
+	u := &p.hist[ply]
 	m := u.move
-	us := p.side ^ 1
-	p.side = us
-	from, to := m.From(), m.To()
-	toBB := SquareBB(to)
-	pc := p.board[to]
+	us := uint(p.side^1) & 1
+	p.side = Color(us)
+	from := uint(m) & 63
+	to := uint(m>>6) & 63
+	toBB := Bitboard(1) << to
+	pc := uint(p.board[to]) & 15
 	if m&promoMask != 0 {
-		pawn := MakePiece(us, Pawn)
-		p.pieceBB[pc&15] ^= toBB
-		p.pieceBB[pawn&15] ^= toBB
+		pawn := uint(MakePiece(Color(us), Pawn))
+		p.pieceBB[pc] ^= toBB
+		p.pieceBB[pawn] ^= toBB
 		pc = pawn
 	}
-	fromTo := SquareBB(from) | toBB
-	p.pieceBB[pc&15] ^= fromTo
-	p.occ[us&1] ^= fromTo
-	p.board[from] = pc
-	captured := u.captured
-	p.board[to] = captured
-	if captured != NoPiece {
-		p.pieceBB[captured&15] ^= toBB
-		p.occ[(us^1)&1] ^= toBB
-	}
+	captured := uint(u.captured) & 15
+	fromTo := Bitboard(1)<<from | toBB
+	p.pieceBB[pc] ^= fromTo
+	p.pieceBB[captured] ^= toBB
+	p.occ[us] ^= fromTo
+	// toBB only if something was captured (captured > 0).
+	p.occ[us^1] |= toBB & -Bitboard((captured+15)>>4)
+	p.board[from] = Piece(pc)
+	p.board[to] = Piece(captured)
 	if m&(flagEnPassant|flagCastle) != 0 {
-		if m&flagEnPassant != 0 {
-			capSq := to ^ 8
-			enemy := pc ^ 8
-			capBB := SquareBB(capSq)
-			p.pieceBB[enemy&15] ^= capBB
-			p.occ[(us^1)&1] ^= capBB
-			p.board[capSq] = enemy
-		} else {
-			r := castleRook[to]
-			rook := MakePiece(us, Rook)
-			rBB := SquareBB(r[0]) | SquareBB(r[1])
-			p.pieceBB[rook&15] ^= rBB
-			p.occ[us&1] ^= rBB
-			p.board[r[1]&63] = NoPiece
-			p.board[r[0]&63] = rook
-		}
+		p.unmakeSpecial(m, Color(us), Piece(pc))
 	}
 	p.hash = u.hash
 	p.castle = u.castle
 	p.ep = u.ep
 	p.halfmove = u.halfmove
+}
+
+// unmakeSpecial takes back the second half of en passant and castling.
+func (p *Position) unmakeSpecial(m Move, us Color, pc Piece) {
+	us &= 1
+	to := m.To()
+	if m&flagEnPassant != 0 {
+		capSq := to ^ 8
+		enemy := (pc ^ 8) & 15
+		capBB := SquareBB(capSq)
+		p.pieceBB[enemy] ^= capBB
+		p.occ[us^1] ^= capBB
+		p.board[capSq&63] = enemy
+		return
+	}
+	r := castleRook[to]
+	rook := MakePiece(us, Rook) & 15
+	rBB := SquareBB(r[0]) | SquareBB(r[1])
+	p.pieceBB[rook] ^= rBB
+	p.occ[us] ^= rBB
+	p.board[r[1]&63] = NoPiece
+	p.board[r[0]&63] = rook
 }
 
 // MakeNullMove passes the turn (for null-move pruning). It must not be
@@ -176,11 +206,8 @@ func (p *Position) MakeNullMove() {
 	p.hist[p.ply] = undo{hash: p.hash, move: NullMove, halfmove: p.halfmove,
 		castle: p.castle, ep: p.ep}
 	p.ply++
-	h := p.hash ^ zobSide
-	if p.ep != NoSquare {
-		h ^= zobEP[p.ep&7]
-		p.ep = NoSquare
-	}
+	h := p.hash ^ zobSide ^ zobEPSquare[p.ep&127]
+	p.ep = NoSquare
 	p.halfmove++
 	p.side ^= 1
 	p.hash = h

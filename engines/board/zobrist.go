@@ -6,7 +6,10 @@ var (
 	zobPiece  [16][64]uint64
 	zobCastle [16]uint64 // one key per rights combination: XOR of the single-right keys
 	zobEP     [8]uint64  // by file
-	zobSide   uint64
+	// zobEPSquare[sq] is zobEP of the square's file, 0 for NoSquare, so that
+	// MakeMove can remove the old en passant key without a branch.
+	zobEPSquare [128]uint64
+	zobSide     uint64
 )
 
 func init() {
@@ -34,4 +37,7 @@ func init() {
 		zobEP[f] = rng.next()
 	}
 	zobSide = rng.next()
+	for sq := A1; sq <= H8; sq++ {
+		zobEPSquare[sq] = zobEP[sq&7]
+	}
 }
