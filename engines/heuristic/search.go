@@ -335,7 +335,8 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 
 	inCheck := pos.InCheck()
 	side := pos.SideToMove()
-	if s.cfg.nullMove && allowNull && !inCheck && depth >= 3 && beta < mateBound && s.hasPieces(side) {
+	if s.cfg.nullMove && allowNull && !inCheck && depth >= 3 && beta < mateBound && s.hasPieces(side) &&
+		s.eval.evaluate(pos) >= beta {
 		pos.MakeNullMove()
 		floor := s.nullFloor
 		s.nullFloor = idx + 1

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"arena/engines"
+	"arena/engines/heuristic"
+)
+
+func init() {
+	register("bench", command{
+		summary: "search a fixed set of positions with a built-in engine and report nodes, time and nodes/s",
+		run:     runBench,
+	})
+}
+
+// benchDefaultDepth makes the default bench of the heuristic engine take
+// about 10-20 seconds on one core.
+const benchDefaultDepth = 8
+
+func runBench(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	depth := fs.Int("depth", 0, fmt.Sprintf("search every position to depth `N` (default %d unless --movetime or --nodes is given)", benchDefaultDepth))
+	movetime := fs.Duration("movetime", 0, "search every position for `D` (e.g. 500ms)")
+	nodes := fs.Int64("nodes", 0, "search every position for `N` nodes")
+	opts := optionFlags{}
+	fs.Var(opts, "option", "engine option `NAME=VALUE` (repeatable; 'arena engines' lists them)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: arena bench [ENGINE] [--depth N | --movetime D | --nodes N] [--option NAME=VALUE ...]")
+		fmt.Fprintf(stderr, "\nSearches %d fixed positions with a built-in engine (default %s) and prints\nnodes, time and nodes/s per position and in total.\nbuilt-in engines: %s\n\n",
+			len(engines.BenchPositions), heuristic.Name, strings.Join(engines.Names(), ", "))
+		fs.PrintDefaults()
+	}
+	// The engine name may come before or after the flags.
+	if err := fs.Parse(args); err != nil {
+		return parseExit(err)
+	}
+	name := heuristic.Name
+	if fs.NArg() > 0 {
+		name = fs.Arg(0)
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return parseExit(err)
+		}
+		if fs.NArg() > 0 {
+			fmt.Fprintf(stderr, "arena bench: unexpected arguments %q after engine %s (options go in --option NAME=VALUE)\n", fs.Args(), name)
+			return 2
+		}
+	}
+	set := 0
+	for _, given := range []bool{*depth != 0, *movetime != 0, *nodes != 0} {
+		if given {
+			set++
+		}
+	}
+	switch {
+	case set > 1:
+		fmt.Fprintln(stderr, "arena bench: give only one of --depth, --movetime and --nodes")
+		return 2
+	case *depth < 0 || *movetime < 0 || *nodes < 0:
+		fmt.Fprintln(stderr, "arena bench: --depth, --movetime and --nodes must be positive")
+		return 2
+	case set == 0:
+		*depth = benchDefaultDepth
+	}
+	e, err := engines.New(name, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "arena bench: %v\n", err)
+		return 2
+	}
+	defer e.Close()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	lim := engines.Limits{Depth: *depth, MoveTime: *movetime, Nodes: *nodes}
+	fmt.Fprintf(stdout, "engine %s, limits: %s\n", e.Name(), describeLimits(lim))
+	if _, err := engines.RunBench(ctx, e, lim, stdout); err != nil {
+		fmt.Fprintf(stderr, "arena bench: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func describeLimits(l engines.Limits) string {
+	switch {
+	case l.Depth > 0:
+		return fmt.Sprintf("depth %d", l.Depth)
+	case l.Nodes > 0:
+		return fmt.Sprintf("%d nodes", l.Nodes)
+	default:
+		return "movetime " + l.MoveTime.Round(time.Millisecond).String()
+	}
+}
