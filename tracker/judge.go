@@ -63,10 +63,10 @@ func (c JudgeConfig) WithDefaults() JudgeConfig {
 	return c
 }
 
-// Validate reports the first out-of-range field, naming it, its value and
-// what was expected (after WithDefaults, zero fields are valid).
+// Validate reports the out-of-range fields, naming each, its value and what
+// was expected. It checks the values as given: apply WithDefaults first to
+// give omitted (zero) fields their defaults.
 func (c JudgeConfig) Validate() error {
-	c = c.WithDefaults()
 	check := func(name string, v, lo, hi int) error {
 		if v < lo || v > hi {
 			return fmt.Errorf("judge %s: %d is out of range, expected %d..%d", name, v, lo, hi)
@@ -221,7 +221,31 @@ func (j *Judge) Evaluate(ctx context.Context, fen string) (Eval, error) {
 	if err != nil {
 		return Eval{}, fmt.Errorf("judge: FEN %q: %v", fen, err)
 	}
-	return j.evaluate(ctx, chess.NewGame(opt).Position())
+	pos := chess.NewGame(opt).Position()
+	if err := checkPosition(pos); err != nil {
+		return Eval{}, fmt.Errorf("judge: FEN %q: %w", fen, err)
+	}
+	return j.evaluate(ctx, pos)
+}
+
+// checkPosition refuses positions Stockfish cannot take (it may crash on
+// them): one king per side, no pawn on the first or last rank.
+func checkPosition(pos *chess.Position) error {
+	kings := map[chess.Color]int{}
+	for sq, p := range pos.Board().SquareMap() {
+		switch p.Type() {
+		case chess.King:
+			kings[p.Color()]++
+		case chess.Pawn:
+			if r := sq.Rank(); r == chess.Rank1 || r == chess.Rank8 {
+				return fmt.Errorf("pawn on %s, expected pawns on ranks 2 to 7", sq)
+			}
+		}
+	}
+	if kings[chess.White] != 1 || kings[chess.Black] != 1 {
+		return fmt.Errorf("%d white and %d black kings, expected one each", kings[chess.White], kings[chess.Black])
+	}
+	return nil
 }
 
 // EvaluateGame evaluates positions 0..n of a game (the start position, empty
@@ -273,6 +297,9 @@ func replayUCI(startFEN string, moves []string) ([]*chess.Position, error) {
 		opts = append(opts, opt)
 	}
 	pos := chess.NewGame(opts...).Position()
+	if err := checkPosition(pos); err != nil {
+		return nil, fmt.Errorf("start FEN %q: %w", startFEN, err)
+	}
 	out := make([]*chess.Position, 0, len(moves)+1)
 	out = append(out, pos)
 	for i, s := range moves {

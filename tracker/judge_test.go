@@ -204,6 +204,12 @@ func TestEvaluateGameErrors(t *testing.T) {
 	if _, err := j.EvaluateGame(ctx, "8/8/8 w", nil); err == nil || !strings.Contains(err.Error(), "start FEN") {
 		t.Errorf("bad start FEN: error %v", err)
 	}
+	if _, err := j.Evaluate(ctx, "8/8/8/4k3/8/8/8/8 w - - 0 1"); err == nil || !strings.Contains(err.Error(), "0 white and 1 black kings") {
+		t.Errorf("position without a white king: error %v", err)
+	}
+	if _, err := j.EvaluateGame(ctx, "P3k3/8/8/8/8/8/8/4K3 w - - 0 1", nil); err == nil || !strings.Contains(err.Error(), "pawn on a8") {
+		t.Errorf("pawn on the last rank: error %v", err)
+	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
 	fen := "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
@@ -247,7 +253,13 @@ func TestJudgeConfig(t *testing.T) {
 	if c != want {
 		t.Errorf("defaults %+v, want %+v", c, want)
 	}
-	err := JudgeConfig{Depth: -3, Workers: 1000}.Validate()
+	if err := c.Validate(); err != nil {
+		t.Errorf("defaults do not validate: %v", err)
+	}
+	if err := (JudgeConfig{}).Validate(); err == nil || !strings.Contains(err.Error(), "judge depth: 0") {
+		t.Errorf("an explicit depth 0 validated: %v", err)
+	}
+	err := JudgeConfig{Depth: -3, Cap: 900, MateScore: 10000, Workers: 1000, HashMB: 16, Threads: 1}.Validate()
 	if err == nil || !strings.Contains(err.Error(), "judge depth: -3 is out of range, expected 1..99") ||
 		!strings.Contains(err.Error(), "judge workers: 1000") {
 		t.Errorf("Validate: %v", err)
