@@ -90,7 +90,7 @@ type Result struct {
 	Depth    int
 	SelDepth int
 	Nodes    int64
-	Time     time.Duration // the engine's own measure of its thinking time
+	Time     time.Duration // wall time of the search, from the start of thinking to the move
 	PV       []string
 }
 
