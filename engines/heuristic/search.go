@@ -231,9 +231,14 @@ func toScore(v int32) engines.Score {
 }
 
 // enter counts a node and reports whether the search must stop: the node
-// limit is checked at every node (so it stops exactly), the clock and the
-// context every checkEvery nodes.
+// limit is checked at every node (so the count stops exactly there), the
+// clock and the context every checkEvery nodes.
 func (s *searcher) enter() bool {
+	if s.stopped {
+		// Unwinding: re-searches that follow a stopped search return at
+		// once without counting.
+		return true
+	}
 	s.nodes++
 	if s.nodes >= s.nodeLimit {
 		s.stopped = true
