@@ -1,0 +1,55 @@
+package arena
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// BenchmarkArenaOverheadPerMove plays games between two near-instant fake
+// UCI engines (judge off) and reports the arena's cost per move: ms/move is
+// the game loop's wall time per ply (UCI round trip, rules, RSS sampling,
+// recording), engine-ms/move the part from "go" to "bestmove" (pipe round
+// trip and the fake's own work), overhead-ms/move the rest, which is the
+// arena's own work, and run-ms/move the whole run per ply (engine start-up,
+// per-game fsyncs and summaries included).
+func BenchmarkArenaOverheadPerMove(b *testing.B) {
+	cfg := writeConfig(b, fmt.Sprintf(`
+games: 2
+max_moves: 100
+judge: off
+limits: {depth: 1}
+engines:
+  - {name: A, command: %q}
+  - {name: B, command: %q}
+`, fakeBin, fakeBin))
+	var plies int
+	var engine, total float64
+	var run time.Duration
+	b.ResetTimer()
+	for i := range b.N {
+		dir := filepath.Join(b.TempDir(), fmt.Sprint(i))
+		start := time.Now()
+		sum, err := Run(b.Context(), cfg, Options{Binary: arenaBin, OutDir: dir})
+		run += time.Since(start)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, g := range sum.Games {
+			plies += g.Plies
+			total += g.Duration
+		}
+		for _, e := range sum.Engines {
+			engine += e.AvgTime * float64(e.Moves)
+		}
+	}
+	b.StopTimer()
+	if plies == 0 {
+		b.Fatal("no moves played")
+	}
+	b.ReportMetric(1000*total/float64(plies), "ms/move")
+	b.ReportMetric(1000*engine/float64(plies), "engine-ms/move")
+	b.ReportMetric(1000*(total-engine)/float64(plies), "overhead-ms/move")
+	b.ReportMetric(float64(run.Milliseconds())/float64(plies), "run-ms/move")
+}

@@ -1,0 +1,163 @@
+package arena
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Killing the arena with SIGKILL mid-run and resuming keeps every finished
+// game: the real binary is run, killed as soon as a game is on disk, then
+// resumed with --resume.
+func TestKillAndResume(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "kill.yaml")
+	run := filepath.Join(dir, "run")
+	// About 20 ms per ply, so a game takes a second and the kill lands
+	// while a later game is being played.
+	cfg := fmt.Sprintf(`
+games: 4
+max_moves: 50
+judge: off
+limits: {movetime: 1s}
+engines:
+  - name: A
+    command: %q
+    args: ["-mode", "late", "-late", "20ms"]
+  - name: B
+    command: %q
+    args: ["-mode", "late", "-late", "20ms"]
+`, fakeBin, fakeBin)
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(arenaBin, "run", cfgPath, "--out", run)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	games := filepath.Join(run, GamesFile)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		data, _ := os.ReadFile(games)
+		if bytes.Count(data, []byte("\n")) >= 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("no game finished:\n%s", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	before, err := os.ReadFile(games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := bytes.Count(before, []byte("\n"))
+	if kept >= 4 {
+		t.Fatalf("all games finished before the kill; the test needs a slower game\n%s", out.String())
+	}
+
+	resume := exec.Command(arenaBin, "run", "--resume", run)
+	res, err := resume.CombinedOutput()
+	if err != nil {
+		t.Fatalf("resume: %v\n%s", err, res)
+	}
+	if !strings.Contains(string(res), fmt.Sprintf("Resuming: %d of 4 games already played", kept)) {
+		t.Errorf("resume output:\n%s", res)
+	}
+	after, err := os.ReadFile(games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(after, before[:bytes.LastIndexByte(before, '\n')+1]) {
+		t.Errorf("the games finished before the kill changed on resume")
+	}
+	checkRunFiles(t, run, 4)
+}
+
+// A record cut short by a kill during its write is dropped on resume, and
+// the files written from the records lose the half-written game too.
+func TestResumeDropsTornRecord(t *testing.T) {
+	cfg := writeConfig(t, fmt.Sprintf(`
+games: 2
+max_moves: 10
+judge: off
+limits: {movetime: 1s}
+engines:
+  - {name: A, command: %q}
+  - {name: B, command: %q}
+`, fakeBin, fakeBin))
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, err := Run(t.Context(), cfg, Options{Binary: arenaBin, OutDir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	games := filepath.Join(dir, GamesFile)
+	data, err := os.ReadFile(games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Cut the second record in half, and leave half a game in the PGN.
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	torn := append(append([]byte{}, lines[0]...), lines[1][:len(lines[1])/2]...)
+	if err := os.WriteFile(games, torn, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, PGNFile), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("[Event \"torn\"]\n[Round \"2\"]\n")
+	f.Close()
+	recs, err := readGames(games)
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("readGames of a torn file: %d records, %v; want 1", len(recs), err)
+	}
+	sum, err := Resume(t.Context(), dir, Options{Binary: arenaBin})
+	if err != nil || sum.GamesPlayed != 2 {
+		t.Fatalf("resume: %v (%v games)", err, sum)
+	}
+	checkRunFiles(t, dir, 2)
+
+	// A damaged record that is not the last line is an error, not a skip.
+	if err := os.WriteFile(games, append([]byte("{bad\n"), data...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readGames(games); err == nil || !strings.Contains(err.Error(), GamesFile+":1:") {
+		t.Errorf("damaged record: got %v, want an error naming %s:1", err, GamesFile)
+	}
+}
+
+func TestRunRefusesFinishedDir(t *testing.T) {
+	cfg := writeConfig(t, fmt.Sprintf(`
+games: 1
+max_moves: 4
+judge: off
+limits: {depth: 1}
+engines:
+  - {name: A, command: %q}
+  - {name: B, command: %q}
+`, fakeBin, fakeBin))
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, err := Run(t.Context(), cfg, Options{Binary: arenaBin, OutDir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Run(t.Context(), cfg, Options{Binary: arenaBin, OutDir: dir})
+	if err == nil || !strings.Contains(err.Error(), "arena run --resume "+dir) {
+		t.Errorf("second run into the same directory: %v, want a pointer to --resume", err)
+	}
+	if _, err := Resume(t.Context(), t.TempDir(), Options{Binary: arenaBin}); err == nil || !strings.Contains(err.Error(), "no config.yaml") {
+		t.Errorf("resume of an empty directory: %v", err)
+	}
+}

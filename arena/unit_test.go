@@ -1,0 +1,226 @@
+package arena
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/notnil/chess"
+)
+
+func TestWritePGN(t *testing.T) {
+	cfg := &Config{Name: "t", Engines: []EngineConfig{
+		{Name: "W", Limits: Limits{MoveTime: Duration(500 * time.Millisecond)}},
+		{Name: "B", Limits: Limits{TC: &TimeControl{Moves: 40, Base: time.Minute, Inc: 600 * time.Millisecond}}},
+	}}
+	cpl := 12
+	g := &GameRecord{
+		Game: 3, White: "W", Black: "B", Result: "0-1", Termination: TermNormal, Reason: "Black mates",
+		FEN:   "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 7",
+		Plies: 3, Start: time.Date(2025, 11, 30, 21, 38, 42, 0, time.UTC), Duration: 75,
+		Moves: []MoveRecord{
+			{UCI: "f7f6", SAN: "f6", ScoreCP: 32, Depth: 12, Time: 0.51, Nodes: 12345, RSSMB: 35.2, CPL: &cpl},
+			{UCI: "d1h5", SAN: "Qh5+", ScoreCP: -150, Depth: 3, Time: 0.01, Nodes: 7, RSSMB: 20},
+			{UCI: "g7g6", SAN: "g6", Mate: -1, Depth: 1, Time: 0.02, Nodes: 1, RSSMB: 20},
+		},
+	}
+	var b bytes.Buffer
+	if err := WritePGN(&b, cfg, g); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	for _, want := range []string{
+		"[Event \"t\"]\n[Site \"arena\"]\n[Date \"2025.11.30\"]\n[Round \"3\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"0-1\"]\n",
+		"[SetUp \"1\"]\n[FEN \"" + g.FEN + "\"]\n", "[PlyCount \"3\"]", "[Termination \"normal\"]",
+		"[WhiteTimeControl \"0.5/move\"]", "[BlackTimeControl \"40/60+0.6\"]", "[GameDuration \"00:01:15\"]",
+		"7... f6 {+0.32/12 0.51s n=12345 mem=35MB cpl=12} 8. Qh5+ {-1.50/3 0.01s n=7 mem=20MB}",
+		"g6 {-M1/1 0.02s n=1 mem=20MB} {Black mates} 0-1\n\n",
+	} {
+		if !strings.Contains(strings.Join(strings.Fields(got), " "), strings.Join(strings.Fields(want), " ")) {
+			t.Errorf("PGN lacks %q:\n%s", want, got)
+		}
+	}
+	for _, line := range strings.Split(got, "\n") {
+		if len(line) > pgnLineWidth {
+			t.Errorf("line longer than %d: %q", pgnLineWidth, line)
+		}
+	}
+}
+
+func TestEPDOpenings(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "book.epd")
+	text := "# comment\n" +
+		"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 id \"King pawn\"; c0 \"1.e4\";\n" +
+		"\n" +
+		"rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1 ;D1 20\n" +
+		"r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ops, err := LoadOpenings(OpeningsConfig{File: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Opening{
+		{FEN: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", Name: "King pawn"},
+		{FEN: "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1", Name: "book.epd:4"},
+		{FEN: "r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2", Name: "book.epd:5"},
+	}
+	if !reflect.DeepEqual(ops, want) {
+		t.Errorf("openings:\n%+v\nwant\n%+v", ops, want)
+	}
+	if err := os.WriteFile(path, []byte("rnbqkbnr/pppppppp/8/8 w\n"), 0o644); err == nil {
+		if _, err := LoadOpenings(OpeningsConfig{File: path}); err == nil || !strings.Contains(err.Error(), "book.epd:1:") {
+			t.Errorf("bad EPD line: %v, want an error naming book.epd:1", err)
+		}
+	}
+	// The example book of the repository loads and is playable.
+	ops, err = LoadOpenings(OpeningsConfig{File: exampleBook(t)})
+	if err != nil || len(ops) < 4 {
+		t.Fatalf("example book: %d openings, %v", len(ops), err)
+	}
+}
+
+func TestPGNOpenings(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "book.pgn")
+	text := "[Event \"a\"]\n[Opening \"Scandinavian\"]\n\n1. e4 d5 2. exd5 Qxd5 *\n\n" +
+		"[Event \"b\"]\n\n1. d4 d5 2. c4 *\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ops, err := LoadOpenings(OpeningsConfig{File: path, Plies: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Opening{
+		{FEN: "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2", Name: "Scandinavian"},
+		{FEN: "rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq d6 0 2", Name: "book.pgn#2"},
+	}
+	if !reflect.DeepEqual(ops, want) {
+		t.Errorf("openings:\n%+v\nwant\n%+v", ops, want)
+	}
+}
+
+func TestSchedule(t *testing.T) {
+	ops := []Opening{{FEN: "a"}, {FEN: "b"}, {FEN: "c"}}
+	cfg := &Config{Games: 5, Seed: 7, Openings: &OpeningsConfig{Order: "sequential"},
+		Engines: []EngineConfig{{Name: "A"}, {Name: "B"}}}
+	var got []string
+	for _, g := range schedule(cfg, ops) {
+		got = append(got, cfg.Engines[g.White].Name+cfg.Engines[g.Black].Name+g.Opening.FEN)
+	}
+	if want := []string{"ABa", "BAa", "ABb", "BAb", "ABc"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("two engines: %v, want %v", got, want)
+	}
+
+	// Three engines: every pairing plays Games games, two at a time.
+	cfg.Engines = append(cfg.Engines, EngineConfig{Name: "C"})
+	cfg.Games = 2
+	got = nil
+	for _, g := range schedule(cfg, nil) {
+		got = append(got, cfg.Engines[g.White].Name+cfg.Engines[g.Black].Name)
+	}
+	if want := []string{"AB", "BA", "AC", "CA", "BC", "CB"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("three engines: %v, want %v", got, want)
+	}
+
+	// Random order is a seeded permutation, reshuffled per pass over the book.
+	a := openingOrder(3, 6, "random", 7)
+	if b := openingOrder(3, 6, "random", 7); !reflect.DeepEqual(a, b) {
+		t.Errorf("same seed, different orders: %v, %v", a, b)
+	}
+	for pass := range 2 {
+		seen := map[int]bool{}
+		for _, i := range a[pass*3 : pass*3+3] {
+			seen[i] = true
+		}
+		if len(seen) != 3 {
+			t.Errorf("pass %d of %v is not a permutation", pass, a)
+		}
+	}
+}
+
+// The game-end rules: repetition and fifty-move draws are claimed, max_moves
+// adjudicates, and checkmate wins.
+func TestGameOver(t *testing.T) {
+	newGame := func(fen string, maxMoves int) *game {
+		opt, err := chess.FEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &game{cfg: &Config{MaxMoves: maxMoves}, chess: chess.NewGame(opt), reps: map[string]int{}, rec: &GameRecord{}}
+		g.reps[positionKey(g.chess.Position())] = 1
+		return g
+	}
+	play := func(g *game, moves ...string) {
+		for _, m := range moves {
+			mv, err := chess.UCINotation{}.Decode(g.chess.Position(), m)
+			if err == nil {
+				err = g.chess.Move(mv)
+			}
+			if err != nil {
+				t.Fatalf("move %s: %v", m, err)
+			}
+			g.moves = append(g.moves, m)
+			g.reps[positionKey(g.chess.Position())]++
+		}
+	}
+	tests := []struct {
+		name, fen   string
+		maxMoves    int
+		moves       []string
+		result      string
+		termination string
+		reason      string
+	}{
+		{"checkmate", "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", 0, []string{"d8h4"},
+			"0-1", TermNormal, "Black mates"},
+		{"threefold", StartFENForTest, 0, []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"},
+			"1/2-1/2", TermNormal, "Draw by 3-fold repetition"},
+		{"fifty moves", "8/8/8/4k3/8/8/8/R3K3 w - - 99 80", 0, []string{"a1a2"},
+			"1/2-1/2", TermNormal, "Draw by fifty moves rule"},
+		{"stalemate", "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1", 0, []string{"g6h6"},
+			"1/2-1/2", TermNormal, "Draw by stalemate"},
+		{"insufficient material", "8/8/8/4k3/8/8/3r4/4K3 w - - 0 1", 0, []string{"e1d2"},
+			"1/2-1/2", TermNormal, "Draw by insufficient mating material"},
+		{"max moves", StartFENForTest, 2, []string{"e2e4", "e7e5"},
+			"1/2-1/2", TermAdjudicated, "max moves (2 plies)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := newGame(tt.fen, tt.maxMoves)
+			for i, m := range tt.moves {
+				if g.over() {
+					t.Fatalf("game over before move %d: %s", i+1, g.rec.Reason)
+				}
+				play(g, m)
+			}
+			if !g.over() || g.rec.Result != tt.result || g.rec.Termination != tt.termination || !strings.Contains(g.rec.Reason, tt.reason) {
+				t.Errorf("got %s %q %q, want %s %q %q", g.rec.Result, g.rec.Termination, g.rec.Reason, tt.result, tt.termination, tt.reason)
+			}
+		})
+	}
+}
+
+// StartFENForTest is the standard start position.
+const StartFENForTest = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+func TestLimitsForClock(t *testing.T) {
+	tc := &TimeControl{Moves: 40, Base: 60 * time.Second, Inc: 500 * time.Millisecond}
+	g := &game{cfg: &Config{TimeMargin: Duration(time.Second)},
+		eng:   [2]EngineConfig{{Limits: Limits{TC: tc}}, {Limits: Limits{MoveTime: Duration(time.Second)}}},
+		clock: [2]time.Duration{30 * time.Second, 0}, made: [2]int{39, 0}}
+	lim, late := g.limits(0)
+	if lim.WTime != 30*time.Second || lim.WInc != 500*time.Millisecond || lim.BInc != 0 || lim.MovesToGo != 1 || late != 31*time.Second {
+		t.Errorf("clock limits %+v, late %v", lim, late)
+	}
+	lim, late = g.limits(1)
+	if lim.MoveTime != time.Second || late != 2*time.Second {
+		t.Errorf("movetime limits %+v, late %v", lim, late)
+	}
+}
