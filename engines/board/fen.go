@@ -25,40 +25,43 @@ func ParseFEN(fen string) (*Position, error) {
 	if len(fields) != 4 && len(fields) != 6 {
 		return nil, fmt.Errorf("fen %q: has %d fields, expected 6 (placement, side, castling, en passant, halfmove clock, fullmove number) or the first 4", fen, len(fields))
 	}
-	p := &Position{ep: NoSquare, rootFullmove: 1, hist: make([]undo, initialHistory)}
+	p := &Position{rootFullmove: 1, hist: make([]undo, initialHistory)}
 	if err := p.parsePlacement(fen, fields[0]); err != nil {
 		return nil, err
 	}
 	switch fields[1] {
 	case "w":
-		p.side = White
+		p.rootSide = White
 	case "b":
-		p.side = Black
+		p.rootSide = Black
 	default:
 		return nil, fenError(fen, 1, fields[1], `expected "w" or "b"`)
 	}
-	if err := p.parseCastling(fen, fields[2]); err != nil {
+	castle, err := p.parseCastling(fen, fields[2])
+	if err != nil {
 		return nil, err
 	}
-	if err := p.parseEnPassant(fen, fields[3]); err != nil {
+	ep, err := p.parseEnPassant(fen, fields[3])
+	if err != nil {
 		return nil, err
 	}
+	halfmove := int32(0)
 	if len(fields) == 6 {
 		n, err := strconv.ParseInt(fields[4], 10, 32)
 		if err != nil || n < 0 {
 			return nil, fenError(fen, 4, fields[4], "expected a non-negative integer")
 		}
-		p.halfmove = int32(n)
+		halfmove = int32(n)
 		n, err = strconv.ParseInt(fields[5], 10, 32)
 		if err != nil || n < 1 {
 			return nil, fenError(fen, 5, fields[5], "expected a positive integer")
 		}
 		p.rootFullmove = int32(n)
 	}
-	if p.IsAttacked(p.kingSq(p.side^1), p.side) {
-		return nil, fenError(fen, 1, fields[1], "the side not to move (%s) is in check", p.side^1)
+	if p.IsAttacked(p.kingSq(p.stm()^1), p.stm()) {
+		return nil, fenError(fen, 1, fields[1], "the side not to move (%s) is in check", p.stm()^1)
 	}
-	p.rootSide = p.side
+	p.st = newState(halfmove, castle, ep)
 	p.hash = p.computeHash()
 	return p, nil
 }
@@ -124,22 +127,23 @@ var castleRequirements = [4]struct {
 	{'q', castleBQ, E8, A8, Black},
 }
 
-func (p *Position) parseCastling(fen, s string) error {
+func (p *Position) parseCastling(fen, s string) (uint8, error) {
+	var castle uint8
 	if s == "-" {
-		return nil
+		return 0, nil
 	}
 	for i := 0; i < len(s); i++ {
 		j := strings.IndexByte("KQkq", s[i])
-		if j < 0 || p.castle&castleRequirements[j].right != 0 {
-			return fenError(fen, 2, s, `expected a combination of KQkq or "-"`)
+		if j < 0 || castle&castleRequirements[j].right != 0 {
+			return 0, fenError(fen, 2, s, `expected a combination of KQkq or "-"`)
 		}
 		r := castleRequirements[j]
 		if p.board[r.king] != MakePiece(r.color, King) || p.board[r.rook] != MakePiece(r.color, Rook) {
-			return fenError(fen, 2, s, "right %c needs the %s king on %s and a rook on %s", r.letter, r.color, r.king, r.rook)
+			return 0, fenError(fen, 2, s, "right %c needs the %s king on %s and a rook on %s", r.letter, r.color, r.king, r.rook)
 		}
-		p.castle |= r.right
+		castle |= r.right
 	}
-	return nil
+	return castle, nil
 }
 
 func castleString(c uint8) string {
@@ -158,28 +162,28 @@ func castleString(c uint8) string {
 // parseEnPassant validates the square and keeps it only when a pawn of the
 // side to move could capture there, so that positions differing only in an
 // unusable en passant square hash (and repeat) alike.
-func (p *Position) parseEnPassant(fen, s string) error {
+func (p *Position) parseEnPassant(fen, s string) (Square, error) {
 	if s == "-" {
-		return nil
+		return NoSquare, nil
 	}
 	if len(s) != 2 || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8' {
-		return fenError(fen, 3, s, `expected a square such as "e3" or "-"`)
+		return NoSquare, fenError(fen, 3, s, `expected a square such as "e3" or "-"`)
 	}
 	sq := NewSquare(int(s[0]-'a'), int(s[1]-'1'))
 	wantRank, pawnSq, from := 5, sq-8, sq+8
-	if p.side == Black {
+	if p.stm() == Black {
 		wantRank, pawnSq, from = 2, sq+8, sq-8
 	}
 	if sq.Rank() != wantRank {
-		return fenError(fen, 3, s, "expected a square on rank %d with %s to move", wantRank+1, p.side)
+		return NoSquare, fenError(fen, 3, s, "expected a square on rank %d with %s to move", wantRank+1, p.stm())
 	}
-	if p.board[pawnSq] != MakePiece(p.side^1, Pawn) || p.board[sq] != NoPiece || p.board[from] != NoPiece {
-		return fenError(fen, 3, s, "expected a %s pawn on %s that has just moved from %s over the empty %s", p.side^1, pawnSq, from, sq)
+	if p.board[pawnSq] != MakePiece(p.stm()^1, Pawn) || p.board[sq] != NoPiece || p.board[from] != NoPiece {
+		return NoSquare, fenError(fen, 3, s, "expected a %s pawn on %s that has just moved from %s over the empty %s", p.stm()^1, pawnSq, from, sq)
 	}
-	if pawnAttacks[p.side^1][sq]&p.Pieces(p.side, Pawn) != 0 {
-		p.ep = sq
+	if pawnAttacks[p.stm()^1][sq]&p.Pieces(p.stm(), Pawn) == 0 {
+		return NoSquare, nil
 	}
-	return nil
+	return sq, nil
 }
 
 // FEN returns the position in Forsyth-Edwards Notation. The en passant field
@@ -208,16 +212,16 @@ func (p *Position) FEN() string {
 			b.WriteByte('/')
 		}
 	}
-	if p.side == White {
+	if p.stm() == White {
 		b.WriteString(" w ")
 	} else {
 		b.WriteString(" b ")
 	}
-	b.WriteString(castleString(p.castle))
+	b.WriteString(castleString(p.st.castle()))
 	b.WriteByte(' ')
-	b.WriteString(p.ep.String())
+	b.WriteString(p.st.ep().String())
 	b.WriteByte(' ')
-	b.WriteString(strconv.Itoa(int(p.halfmove)))
+	b.WriteString(strconv.Itoa(int(p.st.halfmove())))
 	b.WriteByte(' ')
 	b.WriteString(strconv.Itoa(p.FullmoveNumber()))
 	return b.String()

@@ -6,7 +6,7 @@ var castleMask [64]uint8
 
 // clockKeep[pc] masks the halfmove clock after a move of pc: 0 (restart)
 // for pawns, all ones for other pieces.
-var clockKeep [16]int32
+var clockKeep [16]uint32
 
 // castleRook[kingTo] gives the rook's origin and destination for the castling
 // move whose king lands on kingTo.
@@ -18,7 +18,7 @@ func init() {
 	}
 	for pc := range clockKeep {
 		if Piece(pc).Type() != Pawn {
-			clockKeep[pc] = -1
+			clockKeep[pc] = ^uint32(0)
 		}
 	}
 	for _, side := range castling {
@@ -59,37 +59,28 @@ func (p *Position) MakeMove(m Move) {
 	to := uint(m>>6) & 63
 	pc := uint(p.board[from]) & 15
 	captured := uint(p.board[to]) & 15
-	castle := uint(p.castle) & 15
-	ep := uint(p.ep) & 127
 	h := p.hash
-	halfmove := p.halfmove
-	// Field by field: a composite literal is built on the stack and copied
-	// with wide loads that stall on store forwarding.
+	st := p.st
 	u.hash = h
+	u.st = st
 	u.move = m
-	u.halfmove = halfmove
 	u.captured = Piece(captured)
-	u.castle = uint8(castle)
-	u.ep = Square(ep)
 
+	castle := uint(st>>32) & 15
 	newCastle := castle & uint(castleMask[from]) & uint(castleMask[to])
-	h ^= zobSide ^ zobEPSquare[ep] ^ zobCastle[castle] ^ zobCastle[newCastle] ^
+	h ^= zobSide ^ zobEPSquare[uint(st>>40)&127] ^ zobCastle[castle] ^ zobCastle[newCastle] ^
 		zobPiece[pc][from] ^ zobPiece[pc][to] ^ zobPiece[captured][to]
-	p.castle = uint8(newCastle)
-	p.ep = NoSquare
-	// The clock restarts on captures (captured > 0) and pawn moves.
-	p.halfmove = (halfmove + 1) & clockKeep[pc] &^ -int32((captured+15)>>4)
+	// The clock restarts on captures (captured > 0) and pawn moves; the en
+	// passant square is cleared (makeSpecial sets a new one).
+	halfmove := (uint32(st) + 1) & clockKeep[pc] &^ -uint32((captured+15)>>4)
+	p.st = state(halfmove) | state(newCastle)<<32 | state(NoSquare)<<40
 
 	toBB := Bitboard(1) << to
 	fromTo := Bitboard(1)<<from | toBB
-	us := uint(p.side) & 1
 	p.pieceBB[pc] ^= fromTo
 	p.pieceBB[captured] ^= toBB
-	p.occ[us] ^= fromTo
-	p.occ[us^1] &^= toBB
 	p.board[from] = NoPiece
 	p.board[to] = Piece(pc)
-	p.side = Color(us ^ 1)
 	if m&(specialPawnFlags|flagCastle) != 0 {
 		h = p.makeSpecial(m, Piece(pc), h)
 	}
@@ -100,7 +91,7 @@ func (p *Position) MakeMove(m Move) {
 // after the piece itself has moved; it returns the updated hash.
 func (p *Position) makeSpecial(m Move, pc Piece, h uint64) uint64 {
 	from, to := m.From(), m.To()
-	us := p.side ^ 1 // MakeMove has already passed the turn
+	us := pc.Color() & 1
 	switch {
 	case m&promoMask != 0:
 		promo := MakePiece(us, m.Promotion()) & 15
@@ -114,14 +105,13 @@ func (p *Position) makeSpecial(m Move, pc Piece, h uint64) uint64 {
 		enemy := (pc ^ 8) & 15
 		capBB := SquareBB(capSq)
 		p.pieceBB[enemy] ^= capBB
-		p.occ[us^1] ^= capBB
 		p.board[capSq] = NoPiece
 		h ^= zobPiece[enemy][capSq]
 	case m&flagDoublePush != 0:
 		// The en passant square is kept only if an enemy pawn can use it.
 		epSq := (from + to) >> 1
 		if pawnAttacks[us][epSq&63]&p.pieceBB[(pc^8)&15] != 0 {
-			p.ep = epSq
+			p.st = p.st&^(127<<40) | state(epSq)<<40
 			h ^= zobEP[epSq&7]
 		}
 	default: // castling: the king has moved, now the rook
@@ -129,7 +119,6 @@ func (p *Position) makeSpecial(m Move, pc Piece, h uint64) uint64 {
 		rook := MakePiece(us, Rook) & 15
 		rBB := SquareBB(r[0]) | SquareBB(r[1])
 		p.pieceBB[rook] ^= rBB
-		p.occ[us] ^= rBB
 		p.board[r[0]&63] = NoPiece
 		p.board[r[1]&63] = rook
 		h ^= zobPiece[rook][r[0]&63] ^ zobPiece[rook][r[1]&63]
@@ -144,14 +133,12 @@ func (p *Position) UnmakeMove() {
 	p.ply = ply
 	u := &p.hist[ply]
 	m := u.move
-	us := uint(p.side^1) & 1
-	p.side = Color(us)
 	from := uint(m) & 63
 	to := uint(m>>6) & 63
 	toBB := Bitboard(1) << to
 	pc := uint(p.board[to]) & 15
 	if m&promoMask != 0 {
-		pawn := uint(MakePiece(Color(us), Pawn))
+		pawn := pc&8 | uint(pawnIdx) // the promoted piece's colour
 		p.pieceBB[pc] ^= toBB
 		p.pieceBB[pawn] ^= toBB
 		pc = pawn
@@ -160,38 +147,30 @@ func (p *Position) UnmakeMove() {
 	fromTo := Bitboard(1)<<from | toBB
 	p.pieceBB[pc] ^= fromTo
 	p.pieceBB[captured] ^= toBB
-	p.occ[us] ^= fromTo
-	// toBB only if something was captured (captured > 0).
-	p.occ[us^1] |= toBB & -Bitboard((captured+15)>>4)
 	p.board[from] = Piece(pc)
 	p.board[to] = Piece(captured)
 	if m&(flagEnPassant|flagCastle) != 0 {
-		p.unmakeSpecial(m, Color(us), Piece(pc))
+		p.unmakeSpecial(m, Piece(pc))
 	}
 	p.hash = u.hash
-	p.castle = u.castle
-	p.ep = u.ep
-	p.halfmove = u.halfmove
+	p.st = u.st
 }
 
 // unmakeSpecial takes back the second half of en passant and castling.
-func (p *Position) unmakeSpecial(m Move, us Color, pc Piece) {
-	us &= 1
+func (p *Position) unmakeSpecial(m Move, pc Piece) {
 	to := m.To()
 	if m&flagEnPassant != 0 {
 		capSq := to ^ 8
 		enemy := (pc ^ 8) & 15
 		capBB := SquareBB(capSq)
 		p.pieceBB[enemy] ^= capBB
-		p.occ[us^1] ^= capBB
 		p.board[capSq&63] = enemy
 		return
 	}
 	r := castleRook[to]
-	rook := MakePiece(us, Rook) & 15
+	rook := (pc&8 | rookIdx) & 15
 	rBB := SquareBB(r[0]) | SquareBB(r[1])
 	p.pieceBB[rook] ^= rBB
-	p.occ[us] ^= rBB
 	p.board[r[1]&63] = NoPiece
 	p.board[r[0]&63] = rook
 }
@@ -203,22 +182,16 @@ func (p *Position) MakeNullMove() {
 	if p.ply >= len(p.hist) {
 		p.growHistory()
 	}
-	p.hist[p.ply] = undo{hash: p.hash, move: NullMove, halfmove: p.halfmove,
-		castle: p.castle, ep: p.ep}
+	p.hist[p.ply] = undo{hash: p.hash, st: p.st, move: NullMove}
 	p.ply++
-	h := p.hash ^ zobSide ^ zobEPSquare[p.ep&127]
-	p.ep = NoSquare
-	p.halfmove++
-	p.side ^= 1
-	p.hash = h
+	p.hash ^= zobSide ^ zobEPSquare[p.st.ep()]
+	p.st = newState(p.st.halfmove()+1, p.st.castle(), NoSquare)
 }
 
 // UnmakeNullMove takes back MakeNullMove.
 func (p *Position) UnmakeNullMove() {
 	p.ply--
 	u := &p.hist[p.ply]
-	p.side ^= 1
 	p.hash = u.hash
-	p.ep = u.ep
-	p.halfmove = u.halfmove
+	p.st = u.st
 }

@@ -24,10 +24,10 @@ func (p *Position) GenerateCaptures(ml *MoveList) { ml.Len = p.generate(ml, true
 func captureFlag(opp Bitboard, sq Square) Move { return Move(opp>>(sq&63)&1) << 15 }
 
 func (p *Position) generate(ml *MoveList, tactical bool) int {
-	us := p.side
+	us := p.stm()
 	them := us ^ 1
 	ub, tb := Piece(us)<<3, Piece(them)<<3
-	own, opp := p.occ[us], p.occ[them]
+	own, opp := p.occupancy(us), p.occupancy(them)
 	occ := own | opp
 	ksq := p.pieceBB[ub|kingIdx].LSB() & 63
 	moves := &ml.Moves
@@ -122,11 +122,11 @@ func (p *Position) generate(ml *MoveList, tactical bool) int {
 		n = p.genPawns(moves, n, SquareBB(from), checkMask&line[ksq][from&63], opp, occ, tactical)
 	}
 
-	if p.ep != NoSquare {
+	if p.st.ep() != NoSquare {
 		n = p.genEnPassant(moves, n, pawns, ksq, occ, checkers, eRQ, eBQ)
 	}
 
-	if checkers == 0 && !tactical && p.castle != 0 {
+	if checkers == 0 && !tactical && p.st.castle() != 0 {
 		n = p.genCastling(moves, n, occ)
 	}
 	return int(n)
@@ -138,7 +138,7 @@ func (p *Position) genPawns(moves *[maxMoves]Move, n uint8, pawns, mask, opp, oc
 	var push1, push2, capL, capR, lastRank Bitboard
 	// Origin = destination - delta (mod 256 for Black's negative deltas).
 	var up, upL, upR Square
-	if p.side == White {
+	if p.stm() == White {
 		push1 = pawns << 8 &^ occ
 		push2 = (push1 & rank3) << 8 &^ occ
 		capL = (pawns &^ fileA) << 7 & opp
@@ -210,9 +210,9 @@ func addPromotions(moves *[maxMoves]Move, n uint8, from, to Square, flags Move) 
 // occupancy: both pawns leave their rank at once, which a pin test on a
 // single piece would miss, and the capture may answer a check by the pawn.
 func (p *Position) genEnPassant(moves *[maxMoves]Move, n uint8, pawns Bitboard, ksq Square, occ, checkers, eRQ, eBQ Bitboard) uint8 {
-	to := p.ep
+	to := p.st.ep()
 	capSq := to ^ 8
-	them := p.side ^ 1
+	them := p.stm() ^ 1
 	tb := Piece(them) << 3
 	// Knight and pawn checks other than by the captured pawn stay unanswered.
 	if checkers&(p.pieceBB[tb|knightIdx]|p.pieceBB[tb|pawnIdx])&^SquareBB(capSq) != 0 {
@@ -247,10 +247,10 @@ var castling = [2][2]struct {
 }
 
 func (p *Position) genCastling(moves *[maxMoves]Move, n uint8, occ Bitboard) uint8 {
-	them := p.side ^ 1
-	for i := range castling[p.side&1] {
-		c := &castling[p.side&1][i]
-		if p.castle&c.right != 0 && occ&c.empty == 0 &&
+	them := p.stm() ^ 1
+	for i := range castling[p.stm()&1] {
+		c := &castling[p.stm()&1][i]
+		if p.st.castle()&c.right != 0 && occ&c.empty == 0 &&
 			p.attackersTo(c.safe[0], them, occ) == 0 && p.attackersTo(c.safe[1], them, occ) == 0 {
 			moves[n] = newMove(c.kingFrom, c.kingTo, flagCastle)
 			n++

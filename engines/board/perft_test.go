@@ -123,9 +123,7 @@ type snapshot struct {
 	board              [64]Piece
 	hash               uint64
 	side               Color
-	castle             uint8
-	ep                 Square
-	halfmove           int32
+	st                 state
 	ply, fullmove      int
 	fen                string
 	repetitions, moves int
@@ -134,7 +132,7 @@ type snapshot struct {
 func snap(p *Position) snapshot {
 	var ml MoveList
 	p.GenerateLegal(&ml)
-	return snapshot{p.pieceBB, p.occ, p.board, p.hash, p.side, p.castle, p.ep, p.halfmove,
+	return snapshot{p.pieceBB, [2]Bitboard{p.Occupancy(White), p.Occupancy(Black)}, p.board, p.hash, p.stm(), p.st,
 		p.ply, p.FullmoveNumber(), p.FEN(), p.RepetitionCount(), ml.Len}
 }
 

@@ -8,15 +8,26 @@ const (
 	castleBQ
 )
 
+// state packs the halfmove clock (bits 0-31), the castling rights (32-35)
+// and the en passant square (40-46), so that MakeMove saves and UnmakeMove
+// restores them as one word, always written whole (no partial-store stalls).
+type state uint64
+
+func newState(halfmove int32, castle uint8, ep Square) state {
+	return state(uint32(halfmove)) | state(castle&15)<<32 | state(ep&127)<<40
+}
+
+func (s state) halfmove() int32 { return int32(uint32(s)) }
+func (s state) castle() uint8   { return uint8(s>>32) & 15 }
+func (s state) ep() Square      { return Square(s>>40) & 127 }
+
 // undo is what MakeMove saves to restore a position exactly; hash is also the
 // key of the position before the move, which is how repetitions are found.
 type undo struct {
 	hash     uint64
+	st       state
 	move     Move
-	halfmove int32
 	captured Piece
-	castle   uint8
-	ep       Square
 }
 
 // initialHistory is the undo capacity allocated by a new position: enough for
@@ -27,15 +38,13 @@ const initialHistory = 1024
 // per-piece bitboards are indexed by Piece; board is the mailbox view of the
 // same information. MakeMove pushes onto hist, which is allocated once.
 type Position struct {
-	pieceBB  [16]Bitboard
-	occ      [2]Bitboard
-	board    [64]Piece
-	hash     uint64
-	side     Color
-	castle   uint8
-	ep       Square // NoSquare unless a pawn of the side to move could capture there
-	halfmove int32
-	ply      int
+	pieceBB [16]Bitboard
+	board   [64]Piece
+	hash    uint64
+	// st holds the halfmove clock, castling rights and en passant square
+	// (NoSquare unless a pawn of the side to move could capture there).
+	st  state
+	ply int
 	// The move number is derived from the root's, so make/unmake need not
 	// maintain it.
 	rootFullmove int32
@@ -65,7 +74,11 @@ func (p *Position) Clone() *Position {
 }
 
 // SideToMove returns the side to move.
-func (p *Position) SideToMove() Color { return p.side }
+func (p *Position) SideToMove() Color { return p.stm() }
+
+// stm is the side to move, derived from the ply count (null moves included)
+// so that make/unmake need not store it.
+func (p *Position) stm() Color { return (p.rootSide ^ Color(p.ply)) & 1 }
 
 // PieceAt returns the piece on sq, NoPiece if empty.
 func (p *Position) PieceAt(sq Square) Piece { return p.board[sq&63] }
@@ -74,14 +87,21 @@ func (p *Position) PieceAt(sq Square) Piece { return p.board[sq&63] }
 func (p *Position) Pieces(c Color, pt PieceType) Bitboard { return p.pieceBB[MakePiece(c, pt)&15] }
 
 // Occupancy returns the squares of c's pieces.
-func (p *Position) Occupancy(c Color) Bitboard { return p.occ[c&1] }
+func (p *Position) Occupancy(c Color) Bitboard { return p.occupancy(c) }
+
+// occupancy is derived rather than stored: make/unmake then update one
+// bitboard per piece moved, and generation computes it once per node.
+func (p *Position) occupancy(c Color) Bitboard {
+	b := p.pieceBB[Piece(c&1)<<3:][:8]
+	return b[1] | b[2] | b[3] | b[4] | b[5] | b[6]
+}
 
 // Hash returns the Zobrist key of the position (pieces, side to move,
 // castling rights and a capturable en passant square).
 func (p *Position) Hash() uint64 { return p.hash }
 
 // HalfmoveClock returns the plies since the last capture or pawn move.
-func (p *Position) HalfmoveClock() int { return int(p.halfmove) }
+func (p *Position) HalfmoveClock() int { return int(p.st.halfmove()) }
 
 // FullmoveNumber returns the FEN move number.
 func (p *Position) FullmoveNumber() int { return int(p.rootFullmove) + (p.ply+int(p.rootSide))/2 }
@@ -90,12 +110,12 @@ func (p *Position) FullmoveNumber() int { return int(p.rootFullmove) + (p.ply+in
 func (p *Position) Ply() int { return p.ply }
 
 // CastlingRights returns the rights in FEN notation ("KQkq", "-").
-func (p *Position) CastlingRights() string { return castleString(p.castle) }
+func (p *Position) CastlingRights() string { return castleString(p.st.castle()) }
 
 // EnPassant returns the en passant square, NoSquare if there is none. As in
 // X-FEN, it is only set when a pawn of the side to move stands next to the
 // double-pushed pawn.
-func (p *Position) EnPassant() Square { return p.ep }
+func (p *Position) EnPassant() Square { return p.st.ep() }
 
 // LastMove returns the last move made, NullMove at the root or after a null
 // move.
@@ -122,18 +142,17 @@ func (p *Position) attackersTo(sq Square, by Color, occ Bitboard) Bitboard {
 
 // IsAttacked reports whether sq is attacked by a piece of colour by.
 func (p *Position) IsAttacked(sq Square, by Color) bool {
-	return p.attackersTo(sq, by, p.occ[0]|p.occ[1]) != 0
+	return p.attackersTo(sq, by, p.occupancy(White)|p.occupancy(Black)) != 0
 }
 
 // InCheck reports whether the side to move is in check.
 func (p *Position) InCheck() bool {
-	return p.IsAttacked(p.kingSq(p.side), p.side^1)
+	return p.IsAttacked(p.kingSq(p.stm()), p.stm()^1)
 }
 
 func (p *Position) putPiece(pc Piece, sq Square) {
 	p.board[sq] = pc
 	p.pieceBB[pc] |= SquareBB(sq)
-	p.occ[pc.Color()] |= SquareBB(sq)
 }
 
 // computeHash derives the Zobrist key from scratch (FEN parsing, tests).
@@ -144,12 +163,9 @@ func (p *Position) computeHash() uint64 {
 			h ^= zobPiece[pc][sq]
 		}
 	}
-	if p.side == Black {
+	if p.stm() == Black {
 		h ^= zobSide
 	}
-	h ^= zobCastle[p.castle]
-	if p.ep != NoSquare {
-		h ^= zobEP[p.ep&7]
-	}
+	h ^= zobCastle[p.st.castle()] ^ zobEPSquare[p.st.ep()]
 	return h
 }

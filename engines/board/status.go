@@ -43,7 +43,7 @@ func (p *Position) Status() Status {
 		return Checkmate
 	case ml.Len == 0:
 		return Stalemate
-	case p.halfmove >= 100:
+	case p.st.halfmove() >= 100:
 		return FiftyMoves
 	case p.RepetitionCount() >= 2:
 		return Threefold
@@ -58,7 +58,7 @@ func (p *Position) Status() Status {
 // positions since the last capture, pawn move or null move can repeat it,
 // and positions before the root FEN are unknown. 2 means threefold.
 func (p *Position) RepetitionCount() int {
-	limit := max(p.ply-int(p.halfmove), 0)
+	limit := max(p.ply-int(p.st.halfmove()), 0)
 	count := 0
 	for i := p.ply - 1; i >= limit; i-- {
 		if p.hist[i].move == NullMove {
@@ -133,8 +133,8 @@ func (p *Position) illegalReason(from Square) string {
 	switch {
 	case pc == NoPiece:
 		return fmt.Sprintf("no piece on %s", from)
-	case pc.Color() != p.side:
-		return fmt.Sprintf("the piece on %s is %s's, %s is to move", from, pc.Color(), p.side)
+	case pc.Color() != p.stm():
+		return fmt.Sprintf("the piece on %s is %s's, %s is to move", from, pc.Color(), p.stm())
 	case p.InCheck():
 		return "not a legal move (the side to move is in check)"
 	}
