@@ -258,7 +258,7 @@ func (e *Evaluator) evaluateChunk(in []Input, out []float32) {
 	e.gemm(&n.layers[1], e.act[1], e.conv3x3, squares, e.act[2])
 	e.gemm(&n.layers[2], e.act[2], e.conv3x3, squares, e.act[3])
 	e.gemm(&n.layers[3], e.act[3], e.rows, squares, e.act[4])
-	e.gemm(&n.layers[4], e.act[4], e.rows, count, e.hidden)
+	e.linear(&n.layers[4], e.act[4], count, e.hidden)
 	for b := range count {
 		h := e.hidden[b*256 : (b+1)*256]
 		sum := n.outB
@@ -282,6 +282,27 @@ func (e *Evaluator) gemm(l *gemmLayer, a []float32, idx []int32, rows int, c []f
 		crow := c[r0*l.cout : (r0+mr)*l.cout]
 		for j := 0; j < l.cout; j += nr {
 			k.tile(a, tidx, l.taps, l.cin, l.packed[j/nr*panel:(j/nr+1)*panel], crow[j:], l.cout, l.bias[j:j+nr])
+		}
+	}
+}
+
+// linear is gemm for a linear layer (input rows consecutive). Rows short of
+// a whole tile are done one by one with the row kernel when that is cheaper
+// than a padded tile: each row pass streams all the weights (2 MB for
+// 2048->256), about the cost of the tile kernel computing two rows.
+func (e *Evaluator) linear(l *gemmLayer, a []float32, rows int, c []float32) {
+	k := e.net.kern
+	tiled := rows - rows%k.mr
+	if rows-tiled > 2 {
+		tiled = rows
+	}
+	e.gemm(l, a, e.rows, tiled, c)
+	panel := l.cin * k.nr
+	group := k.rowPanels * k.nr
+	for r := tiled; r < rows; r++ {
+		in := a[r*l.cin : (r+1)*l.cin]
+		for j := 0; j < l.cout; j += group {
+			k.row(in, l.packed[j/k.nr*panel:], panel, c[r*l.cout+j:r*l.cout+j+group], l.bias[j:j+group])
 		}
 	}
 }

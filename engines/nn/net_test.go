@@ -199,6 +199,51 @@ func TestKernelsAgree(t *testing.T) {
 	}
 }
 
+// TestRowKernelMatchesTile checks that the row kernel (small batches of the
+// linear layer) gives bit for bit the tile kernel's values.
+func TestRowKernelMatchesTile(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, k := range kernels() {
+		const cin = 256
+		panels := 2 * k.rowPanels
+		a := make([]float32, cin)
+		for i := range a {
+			a[i] = rng.Float32()*2 - 1
+		}
+		b := make([]float32, panels*cin*k.nr)
+		for i := range b {
+			b[i] = rng.Float32()*2 - 1
+		}
+		bias := make([]float32, panels*k.nr)
+		for i := range bias {
+			bias[i] = rng.Float32()*2 - 1
+		}
+		idx := make([]int32, k.mr) // every tile row reads row 0
+		cout := panels * k.nr
+		viaTile := make([]float32, k.mr*cout)
+		for j := 0; j < cout; j += k.nr {
+			k.tile(a, idx, 1, cin, b[j*cin:(j+k.nr)*cin], viaTile[j:], cout, bias[j:j+k.nr])
+		}
+		viaRow := make([]float32, cout)
+		group := k.rowPanels * k.nr
+		for j := 0; j < cout; j += group {
+			k.row(a, b[j*cin:], cin*k.nr, viaRow[j:j+group], bias[j:j+group])
+		}
+		positive := 0
+		for l := range viaRow {
+			if viaRow[l] != viaTile[l] || viaRow[l] != viaTile[(k.mr-1)*cout+l] {
+				t.Fatalf("kernel %s: column %d: row kernel %v, tile kernel %v", k.name, l, viaRow[l], viaTile[l])
+			}
+			if viaRow[l] > 0 {
+				positive++
+			}
+		}
+		if positive == 0 || positive == cout {
+			t.Fatalf("kernel %s: %d of %d outputs positive; the test data should exercise the ReLU", k.name, positive, cout)
+		}
+	}
+}
+
 func TestSafetensorsRoundTrip(t *testing.T) {
 	w, meta, err := ReadFile("testdata/valuenet_ckpt.pt")
 	if err != nil {
