@@ -68,7 +68,7 @@ func NewPosition() *Position {
 // keeps working on the copy).
 func (p *Position) Clone() *Position {
 	c := *p
-	c.hist = make([]undo, max(len(p.hist), p.ply+initialHistory/4))
+	c.hist = make([]undo, p.ply+initialHistory/4)
 	copy(c.hist, p.hist[:p.ply])
 	return &c
 }
