@@ -10,10 +10,8 @@ const (
 	fileA Bitboard = 0x0101010101010101
 	fileH Bitboard = fileA << 7
 	rank1 Bitboard = 0xff
-	rank2 Bitboard = rank1 << 8
 	rank3 Bitboard = rank1 << 16
 	rank6 Bitboard = rank1 << 40
-	rank7 Bitboard = rank1 << 48
 	rank8 Bitboard = rank1 << 56
 )
 
@@ -55,10 +53,6 @@ func rookAttacks(sq Square, occ Bitboard) Bitboard {
 func bishopAttacks(sq Square, occ Bitboard) Bitboard {
 	m := &bishopMagics[sq&63]
 	return bishopTable[m.offset+uint32((uint64(occ&m.mask)*m.magic)>>m.shift)]
-}
-
-func queenAttacks(sq Square, occ Bitboard) Bitboard {
-	return rookAttacks(sq, occ) | bishopAttacks(sq, occ)
 }
 
 // slidingAttacks walks the rays square by square; used only to build tables.

@@ -16,8 +16,10 @@ const (
 func (p *Position) GenerateLegal(ml *MoveList) { ml.Len = p.generate(ml, false) }
 
 // GenerateCaptures replaces the contents of ml with the legal captures
-// (en passant included) and all legal promotions, captures or not: the
-// moves a quiescence search looks at.
+// (en passant included) and all legal promotions, captures or not, under-
+// promotions included: the moves a quiescence search looks at. In check
+// these are only the captures and promotions that answer the check, so a
+// search should use GenerateLegal at nodes in check.
 func (p *Position) GenerateCaptures(ml *MoveList) { ml.Len = p.generate(ml, true) }
 
 // captureFlag returns flagCapture when sq is in opp.

@@ -217,7 +217,7 @@ func TestTypes(t *testing.T) {
 		t.Errorf("start position: %d moves, expected 20", len(ml.Slice()))
 	}
 	p := NewPosition()
-	if p.Pieces(White, Pawn) != rank2 || p.Occupancy(Black) != rank7|rank8 || p.PieceAt(E1) != MakePiece(White, King) ||
+	if p.Pieces(White, Pawn) != 0xff00 || p.Occupancy(Black) != 0xffff<<48 || p.PieceAt(E1) != MakePiece(White, King) ||
 		p.SideToMove() != White || p.HalfmoveClock() != 0 || p.InCheck() || p.CastlingRights() != "KQkq" || p.EnPassant() != NoSquare {
 		t.Errorf("start position accessors wrong")
 	}

@@ -149,7 +149,8 @@ func (b Bitboard) more() bool { return b&(b-1) != 0 }
 // Move is a move packed into 32 bits: from (bits 0-5), to (6-11), promotion
 // piece type (12-14, 0 when none since a pawn is never a promotion piece) and
 // flag bits for captures, en passant, castling and double pawn pushes, so that
-// MakeMove and the accessors need no board look-ups.
+// the accessors need no position and MakeMove tests one word for the rare
+// special cases.
 type Move uint32
 
 // NullMove is the zero Move: no move (also what MakeNullMove stands for).
@@ -163,7 +164,6 @@ const (
 	flagDoublePush   Move = 1 << 18
 	promoMask        Move = 7 << promoShift
 	specialPawnFlags      = promoMask | flagEnPassant | flagDoublePush
-	moveFromToMask   Move = 0xfff
 	maxMoves              = 256
 )
 
