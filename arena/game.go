@@ -73,7 +73,7 @@ func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply in
 	defer func() { g.rec.Duration = time.Since(started).Seconds() }()
 
 	for s, p := range g.players {
-		if err := p.start(ctx, r.binary); err != nil {
+		if err := p.start(ctx, r.binary, r.cfg.TimeMargin.D()); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}

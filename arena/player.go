@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"arena/engines"
 	"arena/engines/uci"
@@ -23,10 +24,14 @@ type player struct {
 	id     string // the engine's UCI "id name", once started
 }
 
-// clientConfig is how the engine's process is started.
-func clientConfig(e EngineConfig, arenaBinary string) uci.ClientConfig {
+// clientConfig is how the engine's process is started. The client's own
+// watchdog (which stops a search running past its time budget) is set
+// beyond the time margin, so that the arena's deadline, not the client,
+// decides when a move is late.
+func clientConfig(e EngineConfig, arenaBinary string, margin time.Duration) uci.ClientConfig {
+	watchdog := margin + time.Second
 	if !e.Builtin() {
-		return uci.ClientConfig{Command: e.Command, Args: e.Args, Options: e.Options}
+		return uci.ClientConfig{Command: e.Command, Args: e.Args, Options: e.Options, SearchMargin: watchdog}
 	}
 	args := []string{"uci", e.Engine}
 	names := make([]string, 0, len(e.Options))
@@ -37,16 +42,16 @@ func clientConfig(e EngineConfig, arenaBinary string) uci.ClientConfig {
 	for _, n := range names {
 		args = append(args, "--option", n+"="+e.Options[n])
 	}
-	return uci.ClientConfig{Command: arenaBinary, Args: args}
+	return uci.ClientConfig{Command: arenaBinary, Args: args, SearchMargin: watchdog}
 }
 
 // start runs the engine's process unless it is already running.
-func (p *player) start(ctx context.Context, arenaBinary string) error {
+func (p *player) start(ctx context.Context, arenaBinary string, margin time.Duration) error {
 	if p.client != nil && !p.client.Exited() {
 		return nil
 	}
 	p.stop()
-	c, err := uci.Start(ctx, clientConfig(p.cfg, arenaBinary))
+	c, err := uci.Start(ctx, clientConfig(p.cfg, arenaBinary, margin))
 	if err != nil {
 		if p.cfg.Builtin() {
 			return fmt.Errorf("engine %q (built-in %s via %s uci): %w", p.cfg.Name, p.cfg.Engine, arenaBinary, err)

@@ -203,7 +203,7 @@ func run(ctx context.Context, cfg *Config, dir string, done []*GameRecord, opt O
 	// option is reported at once rather than as lost games.
 	ids := map[string]string{}
 	for _, p := range r.players {
-		if err := p.start(ctx, r.binary); err != nil {
+		if err := p.start(ctx, r.binary, r.cfg.TimeMargin.D()); err != nil {
 			return nil, err
 		}
 		ids[p.cfg.Name] = p.id
