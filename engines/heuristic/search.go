@@ -283,7 +283,7 @@ func (s *searcher) enter() bool {
 	s.nodes++
 	if s.nodes >= s.nodeLimit {
 		s.stopped = true
-	} else if s.nodes%checkEvery == 0 {
+	} else if s.nodes&(checkEvery-1) == 0 {
 		if s.hard > 0 && time.Since(s.start) >= s.hard {
 			s.stopped = true
 		}
