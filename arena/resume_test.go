@@ -161,3 +161,23 @@ engines:
 		t.Errorf("resume of an empty directory: %v", err)
 	}
 }
+
+// A judge that cannot be found is reported with the paths tried, before any
+// run directory is created.
+func TestMissingJudge(t *testing.T) {
+	cfg := writeConfig(t, fmt.Sprintf(`
+judge: {engine: no-such-stockfish}
+limits: {depth: 1}
+engines:
+  - {name: A, command: %q}
+  - {name: B, command: %q}
+`, fakeBin, fakeBin))
+	dir := filepath.Join(t.TempDir(), "run")
+	_, err := Run(t.Context(), cfg, Options{Binary: arenaBin, OutDir: dir})
+	if err == nil || !strings.Contains(err.Error(), `"no-such-stockfish" not found (tried: `) || !strings.Contains(err.Error(), "/usr/games/no-such-stockfish") {
+		t.Fatalf("got %v, want a not-found error listing the paths tried", err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("a run that could not start left %s behind (%v)", dir, err)
+	}
+}

@@ -43,26 +43,34 @@ func (e *InterruptedError) Error() string {
 // directory. It returns the summary of the finished games; on cancellation
 // of ctx it stops the engines and returns an *InterruptedError.
 func Run(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
+	if opt.OutDir != "" {
+		if _, err := os.Stat(filepath.Join(opt.OutDir, GamesFile)); err == nil {
+			return nil, fmt.Errorf("%s already holds a run (%s exists); continue it with: arena run --resume %s", opt.OutDir, GamesFile, opt.OutDir)
+		}
+	}
+	return run(ctx, cfg, "", nil, opt)
+}
+
+// createRunDir makes the run directory (opt.OutDir, or a new
+// output.dir/NAME-TIMESTAMP) and writes the resolved config into it.
+func createRunDir(cfg *Config, opt Options) (string, error) {
 	dir := opt.OutDir
 	if dir == "" {
 		var err error
 		if dir, err = newRunDir(cfg.Output.Dir, cfg.Name, time.Now()); err != nil {
-			return nil, err
+			return "", err
 		}
 	} else if err := os.MkdirAll(dir, dirPerm); err != nil {
-		return nil, fmt.Errorf("create run directory: %w", err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, GamesFile)); err == nil {
-		return nil, fmt.Errorf("%s already holds a run (%s exists); continue it with: arena run --resume %s", dir, GamesFile, dir)
+		return "", fmt.Errorf("create run directory: %w", err)
 	}
 	data, err := cfg.Marshal()
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	if err := writeFileAtomic(filepath.Join(dir, ConfigFile), data); err != nil {
-		return nil, fmt.Errorf("write %s: %w", ConfigFile, err)
+		return "", fmt.Errorf("write %s: %w", ConfigFile, err)
 	}
-	return run(ctx, cfg, dir, nil, opt)
+	return dir, nil
 }
 
 // Resume continues the run in dir: it reloads dir/config.yaml and the games
@@ -152,6 +160,10 @@ type runner struct {
 	judge   *tracker.Judge
 }
 
+// run plays the games of the schedule not yet in done. dir is the run
+// directory of a resumed run; for a new run it is created once the engines
+// and the judge have started, so that a run that cannot start leaves nothing
+// behind.
 func run(ctx context.Context, cfg *Config, dir string, done []*GameRecord, opt Options) (sum *Summary, err error) {
 	stdout := opt.Stdout
 	if stdout == nil {
@@ -178,11 +190,6 @@ func run(ctx context.Context, cfg *Config, dir string, done []*GameRecord, opt O
 	if len(done) > 0 {
 		started = done[0].Start
 	}
-	writeMatchConfig(stdout, cfg, started, len(games), dir)
-	if len(done) > 0 {
-		fmt.Fprintf(stdout, "Resuming: %d of %d games already played\n", len(done), len(games))
-	}
-	fmt.Fprintln(stdout)
 
 	r := &runner{cfg: cfg, binary: opt.Binary}
 	for _, e := range cfg.Engines {
@@ -208,6 +215,16 @@ func run(ctx context.Context, cfg *Config, dir string, done []*GameRecord, opt O
 		}
 		ids[p.cfg.Name] = p.id
 	}
+	if dir == "" {
+		if dir, err = createRunDir(cfg, opt); err != nil {
+			return nil, err
+		}
+	}
+	writeMatchConfig(stdout, cfg, started, len(games), dir)
+	if len(done) > 0 {
+		fmt.Fprintf(stdout, "Resuming: %d of %d games already played\n", len(done), len(games))
+	}
+	fmt.Fprintln(stdout)
 	for _, g := range done {
 		if r.judge != nil && g.WhiteStats == nil && len(g.Moves) > 0 {
 			if err := judgeGame(ctx, r.judge, g); err != nil {
