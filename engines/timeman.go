@@ -33,9 +33,9 @@ const (
 // MoveTime (soft == hard); otherwise a clock (wtime/btime) gives
 // soft = remaining/movestogo + 3/4 increment (movestogo defaults to 30), and
 // hard = 3*soft; both are capped at the remaining time minus a 50ms overhead
-// (at least half the remaining time is kept back as the margin shrinks), and
-// further at half of that unless this is the last move before the time
-// control (movestogo 1), so one move never spends the whole clock.
+// (minus half the remaining time when that is less than 50ms), and further
+// at half of that unless this is the last move before the time control
+// (movestogo 1), so one move never spends the whole clock.
 func (l Limits) Budget(white bool) (soft, hard time.Duration) {
 	switch {
 	case l.Infinite:
