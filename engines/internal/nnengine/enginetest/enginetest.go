@@ -1,0 +1,182 @@
+// Package enginetest holds the test fixtures and checks shared by the tests
+// of the value-network engines (nn, mcts, supervised).
+package enginetest
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"arena/engines"
+	"arena/engines/board"
+	"arena/engines/nn"
+	"arena/engines/uci"
+)
+
+// Model returns the path of the random-weight ValueNet fixture committed by
+// engines/nn (a raw PyTorch state_dict).
+func Model(t testing.TB) string {
+	t.Helper()
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("enginetest: cannot locate the source directory")
+	}
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "nn", "testdata", "valuenet_state.pt")
+}
+
+// SafetensorsModel converts the fixture to safetensors in a temporary
+// directory and returns its path.
+func SafetensorsModel(t testing.TB) string {
+	t.Helper()
+	w, meta, err := nn.ReadFile(Model(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "valuenet.safetensors")
+	if err := nn.SaveSafetensors(path, w, meta); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// New builds a registered engine with the fixture model unless opts sets
+// one.
+func New(t testing.TB, name string, opts map[string]string) engines.Engine {
+	t.Helper()
+	values := map[string]string{"model": Model(t)}
+	for k, v := range opts {
+		values[k] = v
+	}
+	e, err := engines.New(name, values)
+	if err != nil {
+		t.Fatalf("new engine %s %v: %v", name, opts, err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+// Positions is a spread of openings, middlegames and endgames, positions in
+// check, with a single legal move, with promotions and with en passant.
+var Positions = []string{
+	engines.StartFEN,
+	"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+	"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+	"rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+	"r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 b - - 0 10",
+	"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+	"8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 b - - 0 1",
+	"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", // en passant
+	"4k3/8/8/8/8/8/4r3/4K3 w - - 0 1",                               // in check
+	"k7/8/8/8/8/8/1r6/K6r w - - 0 1",                                // one legal move: Kxb2
+	"8/8/8/8/8/8/k1p5/4K3 b - - 0 1",                                // promotions
+}
+
+// NoMoves are positions without a legal move: stalemate and checkmate.
+var NoMoves = []string{
+	"7k/8/8/8/8/8/5q2/7K w - - 0 1",
+	"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+}
+
+// MatesInOne are positions, both colours to move, with a mate in one.
+var MatesInOne = []string{
+	"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",                                   // back rank
+	"r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1",                                   // back rank, Black
+	"6rk/6pp/7N/8/8/8/8/6K1 w - - 0 1",                                    // smothered
+	"r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", // scholar's
+	"rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2",       // fool's
+}
+
+// CheckLegal fails the test unless move is legal in pos.
+func CheckLegal(t testing.TB, pos engines.Position, move string) {
+	t.Helper()
+	p, err := board.FromGame(pos.StartFENOrDefault(), pos.Moves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.ParseMove(move); err != nil {
+		t.Errorf("move %q is not legal in %v: %v", move, pos, err)
+	}
+}
+
+// Mates reports whether move mates in fen.
+func Mates(t testing.TB, fen, move string) bool {
+	t.Helper()
+	p, err := board.ParseFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := p.ParseMove(move)
+	if err != nil {
+		t.Fatalf("move %q in %s: %v", move, fen, err)
+	}
+	p.MakeMove(m)
+	return p.Status() == board.Checkmate
+}
+
+// LegalCount is the number of legal moves in fen.
+func LegalCount(t testing.TB, fen string) int {
+	t.Helper()
+	p, err := board.ParseFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ml board.MoveList
+	p.GenerateLegal(&ml)
+	return ml.Len
+}
+
+// Search runs e on pos and fails the test on an error or an illegal move.
+func Search(t testing.TB, e engines.Engine, pos engines.Position, lim engines.Limits) engines.Result {
+	t.Helper()
+	res, err := e.Search(context.Background(), pos, lim, nil)
+	if err != nil {
+		t.Fatalf("search %v %+v: %v", pos, lim, err)
+	}
+	CheckLegal(t, pos, res.Move)
+	return res
+}
+
+// UCI serves the registered engine name with the initial options over
+// in-process pipes, as "arena uci NAME --option ..." does, and connects the
+// UCI client to it with the client options. The client is closed and the
+// server's result checked when the test ends.
+func UCI(t *testing.T, name string, initial, clientOpts map[string]string) *uci.Client {
+	t.Helper()
+	spec, err := engines.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		err := uci.Serve(spec, initial, inR, outW)
+		outW.Close()
+		served <- err
+	}()
+	c, err := uci.Connect(context.Background(), outR, inW, uci.ClientConfig{Command: "arena uci " + name, Options: clientOpts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		c.Close()
+		if err := <-served; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return c
+}
+
+// InfoStrings joins the free-text info lines of infos.
+func InfoStrings(infos []engines.Info) string {
+	var b strings.Builder
+	for _, in := range infos {
+		if in.String != "" {
+			b.WriteString(in.String + "\n")
+		}
+	}
+	return b.String()
+}

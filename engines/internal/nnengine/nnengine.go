@@ -1,0 +1,125 @@
+// Package nnengine is what the three value-network engines (nn, mcts and
+// supervised) share: their model and seed options, loading the network, the
+// game-end rules applied to an already generated move list, the mapping of a
+// network value to centipawns and the per-search random source.
+package nnengine
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"arena/engines"
+	"arena/engines/board"
+	"arena/engines/nn"
+)
+
+// Option names every value-network engine takes.
+const (
+	OptModel = "model"
+	OptSeed  = "seed"
+)
+
+// Options returns the model and seed options, to be listed first by each
+// engine. The model has no default yet: an engine without one is an error,
+// never a random mover (the thesis's arena silently fell back to random moves).
+func Options(seedHelp string) []engines.Option {
+	return []engines.Option{
+		{Name: OptModel, Type: engines.String, Default: "",
+			Help: "ValueNet weight file (.safetensors, or a PyTorch torch.save .pt checkpoint); required"},
+		{Name: OptSeed, Type: engines.Spin, Default: "0", Min: 0, Max: math.MaxInt32, Help: seedHelp},
+	}
+}
+
+// LoadNet loads the model option of engine. The error names the engine, the
+// option and the path.
+func LoadNet(engine, path string) (*nn.Net, error) {
+	if path == "" {
+		return nil, fmt.Errorf("%s: option %s: no model file given (expected the path of a ValueNet .safetensors or .pt file)", engine, OptModel)
+	}
+	net, _, err := nn.Load(path)
+	if err != nil {
+		// nn's errors name the path already ("model PATH: ..." or
+		// "read model: open PATH: ...").
+		return nil, fmt.Errorf("%s: option %s=%s: %w", engine, OptModel, path, err)
+	}
+	return net, nil
+}
+
+// SetupPosition replays a game to the position to search.
+func SetupPosition(engine string, pos engines.Position) (*board.Position, error) {
+	p, err := board.FromGame(pos.StartFENOrDefault(), pos.Moves)
+	if err != nil {
+		return nil, fmt.Errorf("%s: position: %w", engine, err)
+	}
+	return p, nil
+}
+
+// Status is board.Position.Status computed from the legal moves ml already
+// generated in p, so a search that needs both generates them once. The rules
+// are the board's: mate and stalemate first, then the fifty-move rule,
+// threefold repetition (the game history counts) and insufficient material.
+func Status(p *board.Position, ml *board.MoveList) board.Status {
+	switch {
+	case ml.Len == 0 && p.InCheck():
+		return board.Checkmate
+	case ml.Len == 0:
+		return board.Stalemate
+	case p.HalfmoveClock() >= 100:
+		return board.FiftyMoves
+	case p.RepetitionCount() >= 2:
+		return board.Threefold
+	case p.IsInsufficientMaterial():
+		return board.InsufficientMaterial
+	}
+	return board.Ongoing
+}
+
+// winScale is lichess's winning-chances slope: winning chances in [-1, 1]
+// are tanh(winScale*cp), i.e. 2/(1+exp(-0.00368208*cp)) - 1, the model the
+// tracker's accuracy uses.
+const winScale = 0.00368208 / 2
+
+// maxValue keeps ValueToCP finite: the network's tanh reaches exactly 1 in
+// float32 for large pre-activations.
+const maxValue = 0.9999
+
+// ValueToCP converts a value in [-1, 1] (an expected result, +1 a win for
+// the side it is counted for) to centipawns as cp = atanh(v)/0.00184104,
+// the inverse of lichess's winning-chances curve. A linear v*1000 would
+// read a value of 0.5 (a 75% expected score) as five pawns; under this
+// mapping 0.5 is 298 cp, 0.9 is 799 cp, and the largest reported value
+// (|v| capped at 0.9999) is 2689 cp. The curve is the one the tracker's
+// accuracy metric already assumes, so engine scores and judge scores read
+// on the same scale.
+func ValueToCP(v float64) int {
+	v = max(-maxValue, min(maxValue, v))
+	return int(math.Round(math.Atanh(v) / winScale))
+}
+
+// Rand is a seeded random source, re-seeded at the start of each search from
+// the seed option and the position, so that a search's result depends only
+// on its input (and, with tree reuse, on the searches before it since
+// NewGame), never on how many searches the engine ran before.
+type Rand struct {
+	pcg rand.PCG
+	*rand.Rand
+}
+
+// NewRand returns a source; call Reset before each search.
+func NewRand() *Rand {
+	r := &Rand{}
+	r.Rand = rand.New(&r.pcg)
+	return r
+}
+
+// Reset seeds the source from the seed option and the root position's
+// Zobrist key.
+func (r *Rand) Reset(seed int, key uint64) { r.pcg.Seed(uint64(seed), key) }
+
+// Infinite reports whether lim leaves the search unbounded ("go infinite",
+// or a go with no limit at all): the engine then answers only once ctx is
+// cancelled, as a UCI engine holds its bestmove until "stop".
+func Infinite(lim engines.Limits) bool {
+	return lim.Infinite || (lim.MoveTime <= 0 && !lim.HasClock() && lim.Depth <= 0 && lim.Nodes <= 0)
+}
