@@ -135,7 +135,13 @@ func TestBatchSizes(t *testing.T) {
 		for i := range inputs {
 			want[i] = e.Evaluate(&inputs[i])
 		}
-		for size := 1; size <= len(many); size += 1 + size/8 {
+		// Tail sizes around the tile height (row kernel or padded tile for the
+		// linear layer), around the chunk, and several chunks.
+		sizes := []int{1, 2, 3, k.mr - 1, k.mr, k.mr + 1, k.mr + 3, chunkBoards - 1, chunkBoards, chunkBoards + 1}
+		if k != goKernel { // slow, and its bounds are covered by the sizes above
+			sizes = append(sizes, len(many))
+		}
+		for _, size := range sizes {
 			out := make([]float32, size)
 			e.EvaluateBatch(many[:size], out)
 			for i, v := range out {

@@ -210,8 +210,8 @@ func jsonError(err error, what string, base int64) error {
 		return fmt.Sprintf("byte %d of the %s", off, what)
 	}
 	var syn *json.SyntaxError
-	if errors.As(err, &syn) {
-		return fmt.Errorf("%s JSON invalid at %s: %v", what, at(syn.Offset), err)
+	if errors.As(err, &syn) { // Offset counts the bytes read, the bad one included
+		return fmt.Errorf("%s JSON invalid at %s: %v", what, at(syn.Offset-1), err)
 	}
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) {

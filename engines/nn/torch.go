@@ -35,6 +35,9 @@ func ReadPyTorch(data []byte) (w *Weights, meta Meta, err error) {
 		if isPickle(data) {
 			return nil, meta, fmt.Errorf("legacy (pre-zip) torch.save format: load it in PyTorch >= 1.6 and torch.save it again")
 		}
+		if isZip(data) {
+			return nil, meta, fmt.Errorf("zip archive of %d bytes unreadable (truncated or damaged?): %v", len(data), err)
+		}
 		return nil, meta, fmt.Errorf("not a torch.save zip archive: %v", err)
 	}
 	var pkl *zip.File
@@ -91,7 +94,7 @@ func unpickleCheckpoint(pkl *zip.File, records map[string]*zip.File) (any, error
 		case "torch.LongStorage":
 			return &pytorch.LongStorageClass{}, nil
 		}
-		return nil, fmt.Errorf("class %s.%s is not allowed in a weights checkpoint (expected only dicts of tensors and numbers)", module, name)
+		return nil, fmt.Errorf("class %s.%s is not allowed in a weights checkpoint: expected a state_dict (torch.save(model.state_dict())) or {m, g, best_wr} of tensors and numbers", module, name)
 	}
 	u.PersistentLoad = func(id any) (any, error) {
 		t, ok := id.(*types.Tuple)

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"arena/engines/board"
+	"arena/engines/nn"
+)
+
+func init() {
+	register("eval", command{
+		summary: "print the ValueNet value of positions (--model FILE, --fen FEN or --epd FILE)",
+		run:     runEval,
+	})
+}
+
+func runEval(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	model := fs.String("model", "", "weight `FILE` (.safetensors or torch.save checkpoint)")
+	fen := fs.String("fen", "", "position to evaluate")
+	epd := fs.String("epd", "", "`FILE` of positions, one FEN or EPD line each")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: arena eval --model FILE (--fen FEN | --epd FILE)")
+		fmt.Fprintln(stderr, "\nPrints each position, a tab and its value in [-1, 1] (positive: good for White).")
+		fmt.Fprintln(stderr)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return flagExit(err)
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "arena eval: unexpected argument %q (quote the FEN given with --fen)\n", fs.Arg(0))
+		return 2
+	}
+	if *model == "" {
+		fmt.Fprintln(stderr, "arena eval: --model FILE is required")
+		return 2
+	}
+	if (*fen == "") == (*epd == "") {
+		fmt.Fprintln(stderr, "arena eval: give exactly one of --fen FEN and --epd FILE")
+		return 2
+	}
+	var fens []string
+	if *fen != "" {
+		if _, err := board.ParseFEN(*fen); err != nil {
+			fmt.Fprintf(stderr, "arena eval: --fen: %v\n", err)
+			return 2
+		}
+		fens = []string{*fen}
+	} else {
+		var err error
+		if fens, err = nn.ReadPositionsFile(*epd); err != nil {
+			fmt.Fprintf(stderr, "arena eval: --epd: %v\n", err)
+			return 2
+		}
+	}
+	net, _, err := nn.Load(*model)
+	if err != nil {
+		fmt.Fprintf(stderr, "arena eval: %v\n", err)
+		return 1
+	}
+	if err := nn.WriteValues(stdout, net, fens); err != nil {
+		fmt.Fprintf(stderr, "arena eval: %v\n", err)
+		return 2
+	}
+	return 0
+}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const nnTestdata = "../../engines/nn/testdata/"
+
+func TestModelAndEvalCommands(t *testing.T) {
+	dir := t.TempDir()
+	st := filepath.Join(dir, "m.safetensors")
+	epd := filepath.Join(dir, "p.epd")
+	if err := os.WriteFile(epd, []byte("8/8/4k3/8/8/4K3/4P3/8 w - - bm e4;\n4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args       []string
+		code       int
+		out, errit string
+	}{
+		{[]string{"model", "info", nnTestdata + "valuenet_ckpt.pt"}, 0, "757,985 trainable", ""},
+		{[]string{"model", "convert", nnTestdata + "valuenet_ckpt.pt", st}, 0, "generation 3", ""},
+		{[]string{"model", "info", st}, 0, "valuenet_ckpt.pt\ntensors", ""},
+		{[]string{"model", "info"}, 2, "", "expected one FILE"},
+		{[]string{"model", "info", filepath.Join(dir, "none.pt")}, 1, "", filepath.Join(dir, "none.pt")},
+		{[]string{"model", "frobnicate"}, 2, "", `unknown subcommand "frobnicate"`},
+		{[]string{"model", "convert", "a.pt"}, 2, "", "expected IN and OUT"},
+		{[]string{"eval", "--model", st, "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}, 0,
+			"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\t-0.3177", ""},
+		{[]string{"eval", "--model", st, "--epd", epd}, 0, "8/8/4k3/8/8/4K3/4P3/8 w - -\t0.0174", ""},
+		{[]string{"eval", "--model", st, "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"}, 2, "", "--fen: fen"},
+		{[]string{"eval", "--model", st, "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"}, 2, "", `"x": expected "w" or "b"`},
+		{[]string{"eval", "--model", filepath.Join(dir, "none.pt"), "--epd", epd}, 1, "", filepath.Join(dir, "none.pt")},
+		{[]string{"eval", "--model", st}, 2, "", "exactly one of --fen FEN and --epd FILE"},
+		{[]string{"eval", "--fen", "x"}, 2, "", "--model FILE is required"},
+		{[]string{"eval", "--model", st, "--epd", filepath.Join(dir, "none.epd")}, 2, "", "none.epd"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(c.args, &out, &errb)
+		if code != c.code || !strings.Contains(out.String(), c.out) || !strings.Contains(errb.String(), c.errit) {
+			t.Errorf("arena %s: exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr with %q",
+				strings.Join(c.args, " "), code, out.String(), errb.String(), c.code, c.out, c.errit)
+		}
+	}
+}
