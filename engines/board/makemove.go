@@ -63,8 +63,7 @@ func (p *Position) MakeMove(m Move) {
 	st := p.st
 	u.hash = h
 	u.st = st
-	u.move = m
-	u.captured = Piece(captured)
+	u.move = m | Move(pc)<<undoPieceShift | Move(captured)<<undoCapturedShift
 
 	castle := uint(st>>32) & 15
 	newCastle := castle & uint(castleMask[from]) & uint(castleMask[to])
@@ -135,30 +134,34 @@ func (p *Position) UnmakeMove() {
 	m := u.move
 	from := uint(m) & 63
 	to := uint(m>>6) & 63
+	pc := uint(m>>undoPieceShift) & 15
+	captured := uint(m>>undoCapturedShift) & 15
 	toBB := Bitboard(1) << to
-	pc := uint(p.board[to]) & 15
-	if m&promoMask != 0 {
-		pawn := pc&8 | uint(pawnIdx) // the promoted piece's colour
-		p.pieceBB[pc] ^= toBB
-		p.pieceBB[pawn] ^= toBB
-		pc = pawn
-	}
-	captured := uint(u.captured) & 15
 	fromTo := Bitboard(1)<<from | toBB
 	p.pieceBB[pc] ^= fromTo
 	p.pieceBB[captured] ^= toBB
 	p.board[from] = Piece(pc)
 	p.board[to] = Piece(captured)
-	if m&(flagEnPassant|flagCastle) != 0 {
+	if m&(promoMask|flagEnPassant|flagCastle) != 0 {
 		p.unmakeSpecial(m, Piece(pc))
 	}
 	p.hash = u.hash
 	p.st = u.st
 }
 
-// unmakeSpecial takes back the second half of en passant and castling.
+// unmakeSpecial takes back the rest of promotions, en passant and castling
+// once the moving piece is back on its square.
 func (p *Position) unmakeSpecial(m Move, pc Piece) {
 	to := m.To()
+	if m&promoMask != 0 {
+		// The pawn's bitboard got the destination bit back; the promoted
+		// piece is still there.
+		promo := (pc&8 | Piece(m.Promotion()+1)) & 15
+		toBB := SquareBB(to)
+		p.pieceBB[pc&15] ^= toBB
+		p.pieceBB[promo] ^= toBB
+		return
+	}
 	if m&flagEnPassant != 0 {
 		capSq := to ^ 8
 		enemy := (pc ^ 8) & 15

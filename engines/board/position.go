@@ -23,12 +23,20 @@ func (s state) ep() Square      { return Square(s>>40) & 127 }
 
 // undo is what MakeMove saves to restore a position exactly; hash is also the
 // key of the position before the move, which is how repetitions are found.
+// move holds the Move in its low 24 bits, the moving piece in bits 24-27 and
+// the captured piece in bits 28-31: UnmakeMove gets everything from one load
+// instead of waiting for the board.
 type undo struct {
-	hash     uint64
-	st       state
-	move     Move
-	captured Piece
+	hash uint64
+	st   state
+	move Move
 }
+
+const (
+	undoPieceShift    = 24
+	undoCapturedShift = 28
+	undoMoveMask      = 1<<undoPieceShift - 1
+)
 
 // initialHistory is the undo capacity allocated by a new position: enough for
 // a long game plus a deep search, so that the stack never grows in practice.
@@ -123,7 +131,7 @@ func (p *Position) LastMove() Move {
 	if p.ply == 0 {
 		return NullMove
 	}
-	return p.hist[p.ply-1].move
+	return p.hist[p.ply-1].move & undoMoveMask
 }
 
 func (p *Position) kingSq(c Color) Square { return p.pieceBB[MakePiece(c, King)].LSB() }

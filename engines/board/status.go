@@ -61,7 +61,7 @@ func (p *Position) RepetitionCount() int {
 	limit := max(p.ply-int(p.st.halfmove()), 0)
 	count := 0
 	for i := p.ply - 1; i >= limit; i-- {
-		if p.hist[i].move == NullMove {
+		if p.hist[i].move&undoMoveMask == NullMove {
 			break
 		}
 		if (p.ply-i)&1 == 0 && p.hist[i].hash == p.hash {
