@@ -21,8 +21,8 @@ max_moves: 100
 judge: off
 limits: {depth: 1}
 engines:
-  - {name: A, command: %q}
-  - {name: B, command: %q}
+  - {name: A, command: %q, args: ["-spread"]}
+  - {name: B, command: %q, args: ["-spread"]}
 `, fakeBin, fakeBin))
 	var plies int
 	var engine, total float64

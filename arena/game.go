@@ -26,7 +26,7 @@ type game struct {
 	spec    gameSpec
 	eng     [2]EngineConfig
 	players [2]*player
-	chess   *chess.Game
+	pos     *chess.Position
 	fen     string // start FEN given to the engines
 	moves   []string
 	reps    map[string]int // occurrences of each position, for threefold repetition
@@ -62,8 +62,8 @@ func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply in
 	if err != nil {
 		return nil, fmt.Errorf("game %d: start position %q: %w", spec.Number, g.fen, err)
 	}
-	g.chess = chess.NewGame(opt)
-	g.reps[positionKey(g.chess.Position())] = 1
+	g.pos = chess.NewGame(opt).Position()
+	g.reps[positionKey(g.pos)] = 1
 	for s := range 2 {
 		if tc := g.eng[s].Limits.TC; tc != nil {
 			g.clock[s] = tc.Base
@@ -104,20 +104,15 @@ func (g *game) over() bool {
 	if g.rec.Result != "" {
 		return true
 	}
-	pos := g.chess.Position()
-	switch g.chess.Method() {
-	case chess.Checkmate:
+	pos := g.pos
+	switch {
+	case pos.Status() == chess.Checkmate:
 		winner := 1 - colorIndex(pos.Turn())
 		g.finish(winner, TermNormal, sideNames[winner]+" mates")
-		return true
-	case chess.Stalemate:
+	case pos.Status() == chess.Stalemate:
 		g.finish(-1, TermNormal, "Draw by stalemate")
-		return true
-	case chess.InsufficientMaterial:
+	case insufficientMaterial(pos.Board()):
 		g.finish(-1, TermNormal, "Draw by insufficient mating material")
-		return true
-	}
-	switch {
 	case g.reps[positionKey(pos)] >= 3:
 		g.finish(-1, TermNormal, "Draw by 3-fold repetition")
 	case pos.HalfMoveClock() >= 100:
@@ -128,6 +123,55 @@ func (g *game) over() bool {
 		return false
 	}
 	return true
+}
+
+// insufficientMaterial reports a position where neither side can mate, by
+// notnil/chess's rule (which it applies only inside its Game type): no pawn,
+// rook or queen, and either at most one knight and no bishop, or no knight
+// and bishops all on squares of one colour.
+func insufficientMaterial(b *chess.Board) bool {
+	knights := 0
+	var bishopOn [2]bool // a bishop on a dark (0) or light (1) square
+	for sq, p := range b.SquareMap() {
+		switch p.Type() {
+		case chess.Pawn, chess.Rook, chess.Queen:
+			return false
+		case chess.Knight:
+			knights++
+		case chess.Bishop:
+			bishopOn[(int(sq.File())+int(sq.Rank()))%2] = true
+		}
+	}
+	bishops := bishopOn[0] || bishopOn[1]
+	switch {
+	case knights == 0:
+		return !(bishopOn[0] && bishopOn[1])
+	case knights == 1:
+		return !bishops
+	}
+	return false
+}
+
+// play makes a move given in UCI notation if it is legal and returns its
+// SAN. The game keeps only the current position and a count of positions
+// for repetitions: notnil/chess's Game re-reads its whole history on every
+// move, which costs milliseconds per move in a long game.
+func (g *game) play(uciMove string) (string, error) {
+	var move *chess.Move
+	for _, m := range g.pos.ValidMoves() {
+		if (chess.UCINotation{}).Encode(g.pos, m) == uciMove {
+			move = m
+			break
+		}
+	}
+	if move == nil {
+		return "", fmt.Errorf("illegal move %s", uciMove)
+	}
+	san := chess.AlgebraicNotation{}.Encode(g.pos, move)
+	g.pos = g.pos.Update(move)
+	g.moves = append(g.moves, uciMove)
+	g.reps[positionKey(g.pos)]++
+	return san, nil
 }
 
 // positionKey identifies a position for repetition: placement, side to
@@ -190,7 +234,7 @@ func (g *game) limits(side int) (engines.Limits, time.Duration) {
 // playMove asks the side to move for its move and plays it, or ends the game
 // when the engine fails.
 func (r *runner) playMove(ctx context.Context, g *game) error {
-	pre := g.chess.Position()
+	pre := g.pos
 	side := colorIndex(pre.Turn())
 	p := g.players[side]
 	lim, late := g.limits(side)
@@ -229,17 +273,11 @@ func (r *runner) playMove(ctx context.Context, g *game) error {
 		g.lose(side, TermIllegalMove, name+" makes no move")
 		return nil
 	}
-	m, err := chess.UCINotation{}.Decode(pre, res.Move)
-	if err == nil {
-		err = g.chess.Move(m)
-	}
+	san, err := g.play(res.Move)
 	if err != nil {
 		g.lose(side, TermIllegalMove, fmt.Sprintf("%s makes an illegal move: %s", name, res.Move))
 		return nil
 	}
-	played := g.chess.Moves()[len(g.moves)]
-	g.moves = append(g.moves, res.Move)
-	g.reps[positionKey(g.chess.Position())]++
 
 	if tc := g.eng[side].Limits.TC; tc != nil {
 		g.clock[side] = max(0, g.clock[side]-elapsed) + tc.Inc
@@ -254,7 +292,7 @@ func (r *runner) playMove(ctx context.Context, g *game) error {
 		Side:     strings.ToLower(name),
 		Engine:   g.eng[side].Name,
 		UCI:      res.Move,
-		SAN:      chess.AlgebraicNotation{}.Encode(pre, played),
+		SAN:      san,
 		Time:     elapsed.Seconds(),
 		Nodes:    res.Nodes,
 		Depth:    res.Depth,

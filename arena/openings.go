@@ -3,7 +3,6 @@ package arena
 import (
 	"bufio"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/notnil/chess"
+
+	"arena/tracker"
 )
 
 // Opening is a start position from a book.
@@ -21,8 +22,9 @@ type Opening struct {
 
 // LoadOpenings reads the book named by cfg: an EPD file (.epd, .fen, or any
 // other extension: a FEN per line, opcodes after the four position fields
-// ignored except id) or a PGN file (.pgn: the position after the first
-// cfg.Plies plies of each game, all of them when Plies is 0).
+// ignored except id) or a PGN file (.pgn, read with the tracker's PGN
+// reader: the position after the first cfg.Plies plies of each game's main
+// line, all of them when Plies is 0).
 func LoadOpenings(cfg OpeningsConfig) ([]Opening, error) {
 	f, err := os.Open(cfg.File)
 	if err != nil {
@@ -111,35 +113,51 @@ func checkStart(fen string) error {
 }
 
 func pgnOpenings(f *os.File, name string, plies int) ([]Opening, error) {
+	games, err := tracker.ReadPGN(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
 	var ops []Opening
-	sc := chess.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		g := sc.Next()
-		moves := g.Moves()
-		if len(moves) == 0 && len(g.TagPairs()) == 0 {
-			// The scanner reports an empty game after the last one at EOF.
-			continue
-		}
+	for _, g := range games {
+		moves := g.Moves
 		if plies > 0 && plies < len(moves) {
 			moves = moves[:plies]
 		}
-		pos := g.Positions()[len(moves)]
-		fen := pos.String()
-		if err := checkStart(fen); err != nil {
-			return nil, fmt.Errorf("%s: game %d: %v", name, n, err)
+		fen, err := replayFEN(g.StartFEN, moves)
+		if err == nil {
+			err = checkStart(fen)
 		}
-		id := fmt.Sprintf("%s#%d", filepath.Base(name), n)
-		if t := g.GetTagPair("Opening"); t != nil && t.Value != "" {
-			id = t.Value
-		} else if t := g.GetTagPair("ECO"); t != nil && t.Value != "" {
-			id = t.Value
+		if err != nil {
+			return nil, fmt.Errorf("%s: game %d: %v", name, g.Number, err)
 		}
+		id := g.Tag("Opening", g.Tag("ECO", fmt.Sprintf("%s#%d", filepath.Base(name), g.Number)))
 		ops = append(ops, Opening{FEN: fen, Name: id})
 	}
-	if err := sc.Err(); err != nil && err != io.EOF {
-		return nil, fmt.Errorf("%s: %v", name, err)
-	}
 	return ops, nil
+}
+
+// replayFEN returns the FEN after playing UCI moves from fen (empty: the
+// standard start position).
+func replayFEN(fen string, moves []string) (string, error) {
+	var opts []func(*chess.Game)
+	if fen != "" {
+		opt, err := chess.FEN(fen)
+		if err != nil {
+			return "", err
+		}
+		opts = append(opts, opt)
+	}
+	g := chess.NewGame(opts...)
+	for _, m := range moves {
+		mv, err := chess.UCINotation{}.Decode(g.Position(), m)
+		if err == nil {
+			err = g.Move(mv)
+		}
+		if err != nil {
+			return "", fmt.Errorf("move %s: %v", m, err)
+		}
+	}
+	return g.Position().String(), nil
 }
 
 // openingOrder returns the opening index for each opening pair of the

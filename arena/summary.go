@@ -378,31 +378,11 @@ func toAny(ss []string) []any {
 	return out
 }
 
-// eloLine is "A vs B: +3-1=2, Elo difference +88.7 ± 144.0 (95%: -39.4 .. +248.7), LOS 90.2%".
+// eloLine is "A vs B: +3 -1 =2, Elo +88.7 [-39.4, +248.7] LOS 90.2% draws
+// 33.3% (6 games)": the Elo difference of A over B with its 95% interval.
 func (p PairSummary) eloLine() string {
 	r := p.Elo
-	diff := fmtSigned(r.Elo)
-	if !math.IsInf(r.EloLow, 0) && !math.IsInf(r.EloHigh, 0) && !math.IsNaN(r.EloLow) {
-		diff += fmt.Sprintf(" ± %.1f", (r.EloHigh-r.EloLow)/2)
-	}
-	los := "n/a"
-	if !math.IsNaN(r.LOS) {
-		los = fmt.Sprintf("%.1f%%", 100*r.LOS)
-	}
-	return fmt.Sprintf("%s vs %s: +%d -%d =%d, Elo difference %s (95%%: %s .. %s), LOS %s",
-		p.A, p.B, r.Wins, r.Losses, r.Draws, diff, fmtSigned(r.EloLow), fmtSigned(r.EloHigh), los)
-}
-
-func fmtSigned(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "n/a"
-	case math.IsInf(x, 1):
-		return "+inf"
-	case math.IsInf(x, -1):
-		return "-inf"
-	}
-	return fmt.Sprintf("%+.1f", x)
+	return fmt.Sprintf("%s vs %s: +%d -%d =%d, %s", p.A, p.B, r.Wins, r.Losses, r.Draws, r)
 }
 
 // Markdown returns summary.md: the configuration, the results table, the

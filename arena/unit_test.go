@@ -153,22 +153,9 @@ func TestGameOver(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := &game{cfg: &Config{MaxMoves: maxMoves}, chess: chess.NewGame(opt), reps: map[string]int{}, rec: &GameRecord{}}
-		g.reps[positionKey(g.chess.Position())] = 1
+		g := &game{cfg: &Config{MaxMoves: maxMoves}, pos: chess.NewGame(opt).Position(), reps: map[string]int{}, rec: &GameRecord{}}
+		g.reps[positionKey(g.pos)] = 1
 		return g
-	}
-	play := func(g *game, moves ...string) {
-		for _, m := range moves {
-			mv, err := chess.UCINotation{}.Decode(g.chess.Position(), m)
-			if err == nil {
-				err = g.chess.Move(mv)
-			}
-			if err != nil {
-				t.Fatalf("move %s: %v", m, err)
-			}
-			g.moves = append(g.moves, m)
-			g.reps[positionKey(g.chess.Position())]++
-		}
 	}
 	tests := []struct {
 		name, fen   string
@@ -198,7 +185,9 @@ func TestGameOver(t *testing.T) {
 				if g.over() {
 					t.Fatalf("game over before move %d: %s", i+1, g.rec.Reason)
 				}
-				play(g, m)
+				if _, err := g.play(m); err != nil {
+					t.Fatal(err)
+				}
 			}
 			if !g.over() || g.rec.Result != tt.result || g.rec.Termination != tt.termination || !strings.Contains(g.rec.Reason, tt.reason) {
 				t.Errorf("got %s %q %q, want %s %q %q", g.rec.Result, g.rec.Termination, g.rec.Reason, tt.result, tt.termination, tt.reason)
@@ -222,5 +211,53 @@ func TestLimitsForClock(t *testing.T) {
 	lim, late = g.limits(1)
 	if lim.MoveTime != time.Second || late != 2*time.Second {
 		t.Errorf("movetime limits %+v, late %v", lim, late)
+	}
+}
+
+func TestPlaySANAndLegality(t *testing.T) {
+	tests := []struct{ fen, move, san string }{
+		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1", "O-O"},
+		{"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "e8c8", "O-O-O"},
+		{"8/4P3/8/8/8/8/k7/4K3 w - - 0 1", "e7e8q", "e8=Q"},
+		{"8/4P3/8/8/8/8/k7/4K3 w - - 0 1", "e7e8n", "e8=N"},
+		{"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "e5d6", "exd6"},
+		{"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8", "Ra8#"},
+	}
+	for _, tt := range tests {
+		opt, err := chess.FEN(tt.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &game{pos: chess.NewGame(opt).Position(), reps: map[string]int{}}
+		san, err := g.play(tt.move)
+		if err != nil || san != tt.san {
+			t.Errorf("%s in %s: SAN %q, %v; want %q", tt.move, tt.fen, san, err, tt.san)
+		}
+		if _, err := g.play(tt.move); err == nil {
+			t.Errorf("%s played twice in a row was accepted", tt.move)
+		}
+	}
+}
+
+func TestInsufficientMaterial(t *testing.T) {
+	tests := map[string]bool{
+		"8/8/8/4k3/8/8/8/4K3 w - - 0 1":     true,  // K v K
+		"8/8/8/4k3/8/8/8/3NK3 w - - 0 1":    true,  // K+N v K
+		"8/8/8/4k3/8/8/8/2B1K3 w - - 0 1":   true,  // K+B v K
+		"1b6/8/8/4k3/8/8/8/2B1K3 w - - 0 1": true,  // bishops on dark squares only (c1, b8)
+		"2b5/8/8/4k3/8/8/8/2B1K3 w - - 0 1": false, // bishops on both colours (c1 dark, c8 light)
+		"8/8/8/4k3/8/8/8/2NNK3 w - - 0 1":   false, // two knights
+		"8/8/8/4k3/8/8/8/2BNK3 w - - 0 1":   false,
+		"8/8/8/4k3/8/8/4P3/4K3 w - - 0 1":   false,
+		"8/8/8/4k3/8/8/8/3RK3 w - - 0 1":    false,
+	}
+	for fen, want := range tests {
+		opt, err := chess.FEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := insufficientMaterial(chess.NewGame(opt).Position().Board()); got != want {
+			t.Errorf("%s: insufficient material %v, want %v", fen, got, want)
+		}
 	}
 }

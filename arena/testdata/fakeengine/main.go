@@ -1,6 +1,7 @@
 // Command fakeengine is a minimal UCI engine for the arena's tests. It plays
-// the first legal move (in notnil/chess's order) and, once the game has at
-// least -after plies, misbehaves as -mode says:
+// the first legal move in notnil/chess's order (with -spread, a move that
+// varies with the ply, so that games run long without repeating) and, once
+// the game has at least -after plies, misbehaves as -mode says:
 //
 //	normal   never misbehaves
 //	illegal  answers a well-formed but illegal move
@@ -15,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,6 +27,7 @@ func main() {
 	mode := flag.String("mode", "normal", "normal, illegal, nomove, crash, hang or late")
 	after := flag.Int("after", 0, "misbehave from this many plies into the game")
 	late := flag.Duration("late", 3*time.Second, "delay of the answer in -mode late")
+	spread := flag.Bool("spread", false, "vary the move with the ply instead of playing the first legal one")
 	flag.Parse()
 
 	out := bufio.NewWriter(os.Stdout)
@@ -32,8 +35,7 @@ func main() {
 		fmt.Fprintf(out, format+"\n", args...)
 		out.Flush()
 	}
-	var game *chess.Game
-	plies := 0
+	var b board
 	in := bufio.NewScanner(os.Stdin)
 	for in.Scan() {
 		f := strings.Fields(in.Text())
@@ -50,16 +52,15 @@ func main() {
 		case "quit":
 			return
 		case "position":
-			var err error
-			game, plies, err = setPosition(f[1:])
-			if err != nil {
+			if err := b.set(f[1:]); err != nil {
 				fmt.Fprintln(os.Stderr, "fakeengine:", err)
 				os.Exit(2)
 			}
 		case "go":
-			if game == nil {
-				game = chess.NewGame()
+			if b.pos == nil {
+				b.pos = chess.StartingPosition()
 			}
+			plies := len(b.moves)
 			misbehave := *mode != "normal" && plies >= *after
 			if misbehave {
 				switch *mode {
@@ -77,56 +78,78 @@ func main() {
 					say("bestmove 0000")
 					continue
 				case "illegal":
-					say("bestmove %s", illegalMove(game))
+					say("bestmove %s", illegalMove(b.pos))
 					continue
 				}
 			}
-			m := game.ValidMoves()[0].String()
+			moves := b.pos.ValidMoves()
+			m := moves[0].String()
+			if *spread {
+				m = moves[(plies*7+3)%len(moves)].String()
+			}
 			say("info depth 1 seldepth 1 score cp 0 nodes 1 time 0 pv %s", m)
 			say("bestmove %s", m)
 		}
 	}
 }
 
-// setPosition applies "startpos|fen FEN [moves ...]".
-func setPosition(args []string) (*chess.Game, int, error) {
-	var opts []func(*chess.Game)
-	i := 0
+// board is the fake's game state. Positions are updated move by move with
+// Position.Update (notnil/chess's Game re-scans the history for repetitions
+// on every move), and a "position" command that extends the previous one
+// only plays the new moves, so that the fake stays near-instant in long games.
+type board struct {
+	base  string // the FEN or "startpos" of the last position command
+	moves []string
+	pos   *chess.Position
+}
+
+// set applies "startpos|fen FEN [moves ...]".
+func (b *board) set(args []string) error {
+	base, i := "", 0
 	switch {
 	case len(args) > 0 && args[0] == "startpos":
-		i = 1
+		base, i = "startpos", 1
 	case len(args) > 6 && args[0] == "fen":
-		opt, err := chess.FEN(strings.Join(args[1:7], " "))
-		if err != nil {
-			return nil, 0, err
-		}
-		opts = append(opts, opt)
-		i = 7
+		base, i = strings.Join(args[1:7], " "), 7
 	default:
-		return nil, 0, fmt.Errorf("bad position command %q", strings.Join(args, " "))
+		return fmt.Errorf("bad position command %q", strings.Join(args, " "))
 	}
-	g := chess.NewGame(opts...)
-	n := 0
+	var moves []string
 	if i < len(args) && args[i] == "moves" {
-		for _, m := range args[i+1:] {
-			mv, err := chess.UCINotation{}.Decode(g.Position(), m)
+		moves = args[i+1:]
+	}
+	if b.pos == nil || base != b.base || len(moves) < len(b.moves) || !slices.Equal(moves[:len(b.moves)], b.moves) {
+		b.base, b.moves = base, nil
+		b.pos = chess.StartingPosition()
+		if base != "startpos" {
+			opt, err := chess.FEN(base)
 			if err != nil {
-				return nil, 0, err
+				return err
 			}
-			if err := g.Move(mv); err != nil {
-				return nil, 0, err
-			}
-			n++
+			b.pos = chess.NewGame(opt).Position()
 		}
 	}
-	return g, n, nil
+	for _, m := range moves[len(b.moves):] {
+		var next *chess.Move
+		for _, v := range b.pos.ValidMoves() {
+			if v.String() == m {
+				next = v
+			}
+		}
+		if next == nil {
+			return fmt.Errorf("illegal move %s in %s", m, b.pos)
+		}
+		b.pos = b.pos.Update(next)
+		b.moves = append(b.moves, m)
+	}
+	return nil
 }
 
 // illegalMove returns a move in UCI notation that is not legal in the
 // position: a piece of the side to move jumping to a square it cannot reach.
-func illegalMove(g *chess.Game) string {
+func illegalMove(pos *chess.Position) string {
 	legal := map[string]bool{}
-	for _, m := range g.ValidMoves() {
+	for _, m := range pos.ValidMoves() {
 		legal[m.String()] = true
 	}
 	for from := chess.A1; from <= chess.H8; from++ {
