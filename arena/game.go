@@ -23,7 +23,6 @@ var sideNames = [2]string{"White", "Black"}
 // game is the state of a game in progress.
 type game struct {
 	cfg     *Config
-	spec    gameSpec
 	eng     [2]EngineConfig
 	players [2]*player
 	pos     *chess.Position
@@ -41,7 +40,6 @@ type game struct {
 func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply int)) (*GameRecord, error) {
 	g := &game{
 		cfg:  r.cfg,
-		spec: spec,
 		eng:  [2]EngineConfig{r.cfg.Engines[spec.White], r.cfg.Engines[spec.Black]},
 		reps: map[string]int{},
 		rec: &GameRecord{
@@ -92,7 +90,6 @@ func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply in
 			onMove(len(g.moves))
 		}
 	}
-	g.rec.Plies = len(g.moves)
 	return g.rec, nil
 }
 
@@ -105,11 +102,12 @@ func (g *game) over() bool {
 		return true
 	}
 	pos := g.pos
+	status := pos.Status()
 	switch {
-	case pos.Status() == chess.Checkmate:
+	case status == chess.Checkmate:
 		winner := 1 - colorIndex(pos.Turn())
 		g.finish(winner, TermNormal, sideNames[winner]+" mates")
-	case pos.Status() == chess.Stalemate:
+	case status == chess.Stalemate:
 		g.finish(-1, TermNormal, "Draw by stalemate")
 	case insufficientMaterial(pos.Board()):
 		g.finish(-1, TermNormal, "Draw by insufficient mating material")
@@ -234,8 +232,7 @@ func (g *game) limits(side int) (engines.Limits, time.Duration) {
 // playMove asks the side to move for its move and plays it, or ends the game
 // when the engine fails.
 func (r *runner) playMove(ctx context.Context, g *game) error {
-	pre := g.pos
-	side := colorIndex(pre.Turn())
+	side := colorIndex(g.pos.Turn())
 	p := g.players[side]
 	lim, late := g.limits(side)
 	mctx, cancel := ctx, context.CancelFunc(func() {})
