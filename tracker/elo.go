@@ -6,24 +6,36 @@ import (
 	"math"
 )
 
-// z95 is the two-sided 95% quantile of the normal distribution (fastchess's
-// CI95ZSCORE).
-const z95 = 1.959964
+const (
+	// z95 is the two-sided 95% quantile of the normal distribution
+	// (fastchess's CI95ZSCORE).
+	z95 = 1.959964
+	// neloPerT converts a t-value (score excess over its standard deviation
+	// per game) to normalized Elo: fishtest's nelo_divided_by_nt, 800/ln 10.
+	neloPerT = 800 / math.Ln10
+)
 
 // EloResult is the match statistics of the first engine against the second
-// from their wins, draws and losses (from the first engine's side).
+// from their wins, draws and losses (from the first engine's side), computed
+// as fastchess app/src/matchmaking/elo/elo_wdl.cpp does (trinomial model):
 //
-// Elo follows fastchess app/src/matchmaking/elo/elo_wdl.cpp (trinomial
-// model): score s = (W + D/2)/N; per-game variance v = w(1-s)² + d(0.5-s)² +
-// l(0-s)² with w, d, l the outcome frequencies; Elo = -400·log10(1/s - 1);
-// the 95% interval maps s ± 1.959964·sqrt(v/N) through the same function.
-// LOS (likelihood of superiority) is the usual 0.5·(1 + erf((W-L)/sqrt(2(W+L))))
-// (chessprogramming.org, Match Statistics), which ignores draws.
+//   - score s = (W + D/2)/N; per-game variance v = w(1-s)² + d(0.5-s)² +
+//     l(0-s)² with w, d, l the outcome frequencies;
+//   - Elo = -400·log10(1/s - 1); the 95% interval maps s ± 1.959964·sqrt(v/N)
+//     through the same function (fastchess prints half its width as "±");
+//   - normalized Elo nElo = (s - 0.5)/sqrt(v) · 800/ln 10, and its interval
+//     the same map of the score bounds (the variance held fixed); 800/ln 10
+//     is fishtest's nelo_divided_by_nt (server/fishtest/stats/LLRcalc.py);
+//   - LOS (likelihood of superiority) = (1 - erf(-(s - 0.5)/sqrt(2v/N)))/2,
+//     the normal approximation of P(true score > 0.5), which counts draws
+//     through the variance (rather than the draw-blind
+//     0.5·(1 + erf((W-L)/sqrt(2(W+L))))).
 //
 // A quantity that the data do not bound is not a number: Elo of a 100% or 0%
 // score is ±Inf, and so is an interval end whose score bound reaches 1 or 0;
-// LOS without decisive games is NaN. Such values are reported as JSON null
-// and "n/a" or "+inf"/"-inf" by String, never as a bogus number.
+// nElo and LOS without variance (all games won, lost or drawn) are ±Inf/1/0,
+// or NaN when the score is exactly 0.5. Such values are reported as JSON
+// null and "n/a" or "+inf"/"-inf" by String, never as a bogus number.
 type EloResult struct {
 	Wins      int     `json:"wins"`
 	Draws     int     `json:"draws"`
@@ -34,32 +46,68 @@ type EloResult struct {
 	Elo       float64 `json:"elo"`
 	EloLow    float64 `json:"elo_low"`  // lower end of the 95% interval
 	EloHigh   float64 `json:"elo_high"` // upper end of the 95% interval
-	LOS       float64 `json:"los"`      // in [0, 1]
+	NElo      float64 `json:"nelo"`     // normalized Elo
+	NEloLow   float64 `json:"nelo_low"`
+	NEloHigh  float64 `json:"nelo_high"`
+	LOS       float64 `json:"los"` // in [0, 1]
 }
 
 // Elo computes the statistics of a W-D-L record.
 func Elo(wins, draws, losses int) EloResult {
 	r := EloResult{Wins: wins, Draws: draws, Losses: losses, Games: wins + draws + losses}
-	nan := math.NaN()
 	if r.Games <= 0 || wins < 0 || draws < 0 || losses < 0 {
-		r.Score, r.DrawRatio, r.Elo, r.EloLow, r.EloHigh, r.LOS = nan, nan, nan, nan, nan, nan
+		nan := math.NaN()
+		r.Score, r.DrawRatio = nan, nan
+		r.setEstimate(estimate{nan, nan, nan, nan, nan, nan, nan})
 		return r
 	}
 	n := float64(r.Games)
 	w, d, l := float64(wins)/n, float64(draws)/n, float64(losses)/n
 	s := w + d/2
 	v := w*(1-s)*(1-s) + d*(0.5-s)*(0.5-s) + l*s*s
-	margin := z95 * math.Sqrt(v/n)
 	r.Score, r.DrawRatio = s, d
-	r.Elo = scoreToElo(s)
-	r.EloLow = scoreToElo(s - margin)
-	r.EloHigh = scoreToElo(s + margin)
-	if wins+losses > 0 {
-		r.LOS = 0.5 * (1 + math.Erf(float64(wins-losses)/math.Sqrt(2*float64(wins+losses))))
-	} else {
-		r.LOS = nan
-	}
+	r.setEstimate(estimateScore(s, v, n, v))
 	return r
+}
+
+func (r *EloResult) setEstimate(e estimate) {
+	r.Elo, r.EloLow, r.EloHigh = e.elo, e.eloLow, e.eloHigh
+	r.NElo, r.NEloLow, r.NEloHigh = e.nelo, e.neloLow, e.neloHigh
+	r.LOS = e.los
+}
+
+// EloError is fastchess's "±" of the Elo difference: half the width of the
+// 95% interval (+Inf or NaN when the interval is unbounded).
+func (r EloResult) EloError() float64 { return (r.EloHigh - r.EloLow) / 2 }
+
+// NEloError is the "±" of the normalized Elo, half its interval's width.
+func (r EloResult) NEloError() float64 { return (r.NEloHigh - r.NEloLow) / 2 }
+
+// estimate is what fastchess derives from a mean score and its variance, the
+// same for games (elo_wdl.cpp) and game pairs (elo_pentanomial.cpp).
+type estimate struct {
+	elo, eloLow, eloHigh    float64
+	nelo, neloLow, neloHigh float64
+	los                     float64
+}
+
+// estimateScore takes the mean score s of n units (games or pairs), the
+// variance v of one unit's score, and the per-game variance pv that
+// normalizes the Elo: v itself for games, 2v for pairs (fastchess's
+// scoreToNeloDiff; a pair's score is the mean of two games, so a game's
+// variance is twice the pair's when the games are independent).
+func estimateScore(s, v, n, pv float64) estimate {
+	margin := z95 * math.Sqrt(v/n)
+	nelo := func(x float64) float64 { return (x - 0.5) / math.Sqrt(pv) * neloPerT }
+	return estimate{
+		elo:      scoreToElo(s),
+		eloLow:   scoreToElo(s - margin),
+		eloHigh:  scoreToElo(s + margin),
+		nelo:     nelo(s),
+		neloLow:  nelo(s - margin),
+		neloHigh: nelo(s + margin),
+		los:      (1 - math.Erf(-(s-0.5)/math.Sqrt(2*v/n))) / 2,
+	}
 }
 
 // scoreToElo is -400·log10(1/s - 1), with the limits ±Inf at s ≥ 1 and s ≤ 0
@@ -74,7 +122,7 @@ func scoreToElo(s float64) float64 {
 	return -400 * math.Log10(1/s-1)
 }
 
-// String formats the result as "Elo +88.7 [-39.4, +248.7] LOS 90.2% draws 25.0% (20 games)".
+// String formats the result as "Elo +88.7 [-39.6, +248.2] LOS 91.1% draws 25.0% (20 games)".
 func (r EloResult) String() string {
 	if r.Games == 0 {
 		return "Elo n/a (no games)"
@@ -115,6 +163,9 @@ func (r EloResult) MarshalJSON() ([]byte, error) {
 		Elo       *float64 `json:"elo"`
 		EloLow    *float64 `json:"elo_low"`
 		EloHigh   *float64 `json:"elo_high"`
+		NElo      *float64 `json:"nelo"`
+		NEloLow   *float64 `json:"nelo_low"`
+		NEloHigh  *float64 `json:"nelo_high"`
 		LOS       *float64 `json:"los"`
 		Text      string   `json:"text"`
 	}
@@ -122,6 +173,7 @@ func (r EloResult) MarshalJSON() ([]byte, error) {
 		Wins: r.Wins, Draws: r.Draws, Losses: r.Losses, Games: r.Games,
 		Score: finite(r.Score), DrawRatio: finite(r.DrawRatio),
 		Elo: finite(r.Elo), EloLow: finite(r.EloLow), EloHigh: finite(r.EloHigh),
+		NElo: finite(r.NElo), NEloLow: finite(r.NEloLow), NEloHigh: finite(r.NEloHigh),
 		LOS: finite(r.LOS), Text: r.String(),
 	})
 }

@@ -1,0 +1,155 @@
+package tracker
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+)
+
+// Penta counts game pairs (one opening played with both colours) by the
+// first engine's points in the pair, the pentanomial distribution of
+// fastchess and fishtest. A win and a loss score one point like two draws;
+// fastchess keeps them apart (penta_WL, penta_DD) only to report their
+// ratio and always adds them up for the statistics, so DD holds both.
+type Penta struct {
+	LL int `json:"ll"` // 0 points of 2
+	LD int `json:"ld"` // ½ point: a loss and a draw
+	DD int `json:"dd"` // 1 point: two draws, or a win and a loss
+	WD int `json:"wd"` // 1½ points: a win and a draw
+	WW int `json:"ww"` // 2 points
+}
+
+// Pairs is the number of game pairs counted.
+func (p Penta) Pairs() int { return p.LL + p.LD + p.DD + p.WD + p.WW }
+
+// counts is the pair counts in ascending order of points, as fishtest's
+// results list them (LL, LD+DL, LW+DD+WL, DW+WD, WW).
+func (p Penta) counts() [5]int { return [5]int{p.LL, p.LD, p.DD, p.WD, p.WW} }
+
+// AddPair counts one game pair from the first engine's score in each game
+// (1 win, 0.5 draw, 0 loss).
+func (p *Penta) AddPair(first, second float64) error {
+	for _, s := range [2]float64{first, second} {
+		if s != 0 && s != 0.5 && s != 1 {
+			return fmt.Errorf("pair result %v: expected a game score of 0, 0.5 or 1", s)
+		}
+	}
+	switch first + second {
+	case 0:
+		p.LL++
+	case 0.5:
+		p.LD++
+	case 1:
+		p.DD++
+	case 1.5:
+		p.WD++
+	default:
+		p.WW++
+	}
+	return nil
+}
+
+// PentaResult is the match statistics of the first engine from pentanomial
+// pair counts, computed as fastchess app/src/matchmaking/elo/elo_pentanomial.cpp
+// does. The unit is the pair: its score is the mean of its two games, so
+// s = (¼·LD + ½·DD + ¾·WD + WW)/pairs, and the per-pair variance
+// v = Σ fᵢ(aᵢ - s)² over the five outcomes aᵢ ∈ {0, ¼, ½, ¾, 1}. Elo, its
+// 95% interval (s ± 1.959964·sqrt(v/pairs)) and LOS are then as for games
+// (see EloResult); normalized Elo divides by the per-game deviation
+// sqrt(2v): nElo = (s - 0.5)/sqrt(2v) · 800/ln 10.
+//
+// Pairs capture the correlation between the two games of an opening (an
+// unbalanced opening tends to give each side its win, a WL pair scoring
+// exactly ½), which the trinomial model ignores; from the same games the
+// pentanomial interval is therefore usually the narrower one.
+type PentaResult struct {
+	Counts   Penta   `json:"counts"`
+	Pairs    int     `json:"pairs"`
+	Games    int     `json:"games"`
+	Score    float64 `json:"score"` // points per game in [0, 1] (NaN without pairs)
+	Elo      float64 `json:"elo"`
+	EloLow   float64 `json:"elo_low"`
+	EloHigh  float64 `json:"elo_high"`
+	NElo     float64 `json:"nelo"`
+	NEloLow  float64 `json:"nelo_low"`
+	NEloHigh float64 `json:"nelo_high"`
+	LOS      float64 `json:"los"`
+}
+
+// EloPenta computes the statistics of pentanomial pair counts. Non-finite
+// values follow EloResult's conventions; a negative count gives NaN.
+func EloPenta(p Penta) PentaResult {
+	r := PentaResult{Counts: p, Pairs: p.Pairs()}
+	r.Games = 2 * r.Pairs
+	c := p.counts()
+	negative := false
+	for _, x := range c {
+		negative = negative || x < 0
+	}
+	if r.Pairs <= 0 || negative {
+		nan := math.NaN()
+		r.Score = nan
+		r.setEstimate(estimate{nan, nan, nan, nan, nan, nan, nan})
+		return r
+	}
+	n := float64(r.Pairs)
+	var s, v float64
+	for i, x := range c {
+		s += pentaScores[i] * float64(x) / n
+	}
+	for i, x := range c {
+		d := pentaScores[i] - s
+		v += float64(x) / n * d * d
+	}
+	r.Score = s
+	r.setEstimate(estimateScore(s, v, n, 2*v))
+	return r
+}
+
+// pentaScores is a pair's score (points/2) for LL, LD, DD, WD, WW.
+var pentaScores = [5]float64{0, 0.25, 0.5, 0.75, 1}
+
+func (r *PentaResult) setEstimate(e estimate) {
+	r.Elo, r.EloLow, r.EloHigh = e.elo, e.eloLow, e.eloHigh
+	r.NElo, r.NEloLow, r.NEloHigh = e.nelo, e.neloLow, e.neloHigh
+	r.LOS = e.los
+}
+
+// EloError is half the width of the Elo interval, fastchess's "±".
+func (r PentaResult) EloError() float64 { return (r.EloHigh - r.EloLow) / 2 }
+
+// NEloError is half the width of the normalized Elo interval.
+func (r PentaResult) NEloError() float64 { return (r.NEloHigh - r.NEloLow) / 2 }
+
+// String formats the result as "Elo +16.3 [+1.0, +31.7] LOS 98.1% (320 pairs)".
+func (r PentaResult) String() string {
+	if r.Pairs == 0 {
+		return "Elo n/a (no pairs)"
+	}
+	return fmt.Sprintf("Elo %s [%s, %s] LOS %s (%d pairs)",
+		fmtElo(r.Elo), fmtElo(r.EloLow), fmtElo(r.EloHigh), fmtPercent(r.LOS), r.Pairs)
+}
+
+// MarshalJSON writes non-finite values as null, like EloResult's.
+func (r PentaResult) MarshalJSON() ([]byte, error) {
+	type plain struct {
+		Counts   Penta    `json:"counts"`
+		Pairs    int      `json:"pairs"`
+		Games    int      `json:"games"`
+		Score    *float64 `json:"score"`
+		Elo      *float64 `json:"elo"`
+		EloLow   *float64 `json:"elo_low"`
+		EloHigh  *float64 `json:"elo_high"`
+		NElo     *float64 `json:"nelo"`
+		NEloLow  *float64 `json:"nelo_low"`
+		NEloHigh *float64 `json:"nelo_high"`
+		LOS      *float64 `json:"los"`
+		Text     string   `json:"text"`
+	}
+	return json.Marshal(plain{
+		Counts: r.Counts, Pairs: r.Pairs, Games: r.Games, Score: finite(r.Score),
+		Elo: finite(r.Elo), EloLow: finite(r.EloLow), EloHigh: finite(r.EloHigh),
+		NElo: finite(r.NElo), NEloLow: finite(r.NEloLow), NEloHigh: finite(r.NEloHigh),
+		LOS: finite(r.LOS), Text: r.String(),
+	})
+}
