@@ -172,7 +172,7 @@ judge: {depth: %d}
 		if math.Abs(*e.ACPL-want) > 1e-9 || e.Judge.Moves != r.moves {
 			t.Errorf("%s: summary.json ACPL %.6f over %d moves, recomputed from the PGN %.6f over %d", e.Name, *e.ACPL, e.Judge.Moves, want, r.moves)
 		}
-		if e.Games != 2 || e.Wins+e.Draws+e.Losses != 2 || e.AvgTime <= 0 || e.AvgNodes <= 0 || e.AvgRSSMB <= 0 || e.ID == "" {
+		if e.Games != 2 || e.Wins+e.Draws+e.Losses != 2 || e.AvgTime <= 0 || e.AvgNodes <= 0 || e.AvgRAMMB <= 0 || e.ID == "" {
 			t.Errorf("%s: incomplete aggregates %+v", e.Name, e)
 		}
 	}

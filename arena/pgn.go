@@ -16,7 +16,8 @@ const pgnLineWidth = 79
 // SetUp/FEN for a game from an opening position, PlyCount, Termination and
 // the time control; per-move comments in the cutechess style
 // "{+0.32/12 0.51s n=12345 mem=35MB cpl=12}" (score from the mover's side /
-// depth, wall time, nodes, engine RSS, the judge's centipawn loss); and the
+// depth, wall time, nodes, the engine process's peak RSS, the judge's
+// centipawn loss); and the
 // reason the game ended as a comment before the result.
 func WritePGN(w io.Writer, cfg *Config, g *GameRecord) error {
 	var b strings.Builder
@@ -106,7 +107,7 @@ func moveComment(m MoveRecord) string {
 	} else if m.Mate < 0 {
 		score = fmt.Sprintf("-M%d", -m.Mate)
 	}
-	s := fmt.Sprintf("%s/%d %.2fs n=%d mem=%.0fMB", score, m.Depth, m.Time, m.Nodes, m.RSSMB)
+	s := fmt.Sprintf("%s/%d %.2fs n=%d mem=%.0fMB", score, m.Depth, m.Time, m.Nodes, m.PeakMB)
 	if m.CPL != nil {
 		s += fmt.Sprintf(" cpl=%d", *m.CPL)
 	}

@@ -90,7 +90,10 @@ type EngineSummary struct {
 	NPS       float64 `json:"nps"`
 	AvgDepth  float64 `json:"avg_depth"`
 	AvgSelDep float64 `json:"avg_seldepth"`
-	AvgRSSMB  float64 `json:"avg_rss_mb"`
+	// AvgRAMMB is the mean over the engine's moves of its process's peak
+	// RSS after the move; PeakRSSMB the highest peak RSS of any of its
+	// processes (a restarted engine starts a new process).
+	AvgRAMMB  float64 `json:"avg_ram_mb"`
 	PeakRSSMB float64 `json:"peak_rss_mb"`
 	// ACPL and Accuracy are nil when no move of the engine was judged.
 	ACPL     *float64             `json:"acpl"`
@@ -184,7 +187,7 @@ func summarize(cfg *Config, dir string, started time.Time, planned int, games []
 	}
 	index := map[string]int{}
 	type acc struct {
-		time, nodes, depth, sel, rss float64
+		time, nodes, depth, sel, ram float64
 		judge                        tracker.PlayerStats
 		judged                       bool
 	}
@@ -271,7 +274,7 @@ func summarize(cfg *Config, dir string, started time.Time, planned int, games []
 			a.nodes += float64(m.Nodes)
 			a.depth += float64(m.Depth)
 			a.sel += float64(m.SelDepth)
-			a.rss += m.RSSMB
+			a.ram += m.PeakMB
 			es.MaxTime = math.Max(es.MaxTime, m.Time)
 			es.PeakRSSMB = math.Max(es.PeakRSSMB, m.PeakMB)
 		}
@@ -283,7 +286,7 @@ func summarize(cfg *Config, dir string, started time.Time, planned int, games []
 			es.ScorePct = 100 * es.Points / float64(es.Games)
 		}
 		if n := float64(es.Moves); n > 0 {
-			es.AvgTime, es.AvgNodes, es.AvgDepth, es.AvgSelDep, es.AvgRSSMB = a.time/n, a.nodes/n, a.depth/n, a.sel/n, a.rss/n
+			es.AvgTime, es.AvgNodes, es.AvgDepth, es.AvgSelDep, es.AvgRAMMB = a.time/n, a.nodes/n, a.depth/n, a.sel/n, a.ram/n
 		}
 		if a.time > 0 {
 			es.NPS = a.nodes / a.time
@@ -324,7 +327,7 @@ func (s *Summary) tableRows() [][]string {
 		rows = append(rows, []string{
 			e.Name, fmt.Sprint(e.Games), fmt.Sprint(e.Wins), fmt.Sprint(e.Draws), fmt.Sprint(e.Losses),
 			fmt.Sprintf("%.1f", e.ScorePct), fmt.Sprintf("%.3f", e.AvgTime), fmt.Sprintf("%.0f", e.AvgNodes),
-			fmt.Sprintf("%.1f", e.AvgDepth), fmt.Sprintf("%.1f", e.AvgRSSMB), fmtOpt(e.ACPL, "%.1f"), fmtOpt(e.Accuracy, "%.1f"),
+			fmt.Sprintf("%.1f", e.AvgDepth), fmt.Sprintf("%.1f", e.AvgRAMMB), fmtOpt(e.ACPL, "%.1f"), fmtOpt(e.Accuracy, "%.1f"),
 		})
 	}
 	return rows

@@ -23,9 +23,9 @@ func TestWritePGN(t *testing.T) {
 		FEN:   "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 7",
 		Plies: 3, Start: time.Date(2025, 11, 30, 21, 38, 42, 0, time.UTC), Duration: 75,
 		Moves: []MoveRecord{
-			{UCI: "f7f6", SAN: "f6", ScoreCP: 32, Depth: 12, Time: 0.51, Nodes: 12345, RSSMB: 35.2, CPL: &cpl},
-			{UCI: "d1h5", SAN: "Qh5+", ScoreCP: -150, Depth: 3, Time: 0.01, Nodes: 7, RSSMB: 20},
-			{UCI: "g7g6", SAN: "g6", Mate: -1, Depth: 1, Time: 0.02, Nodes: 1, RSSMB: 20},
+			{UCI: "f7f6", SAN: "f6", ScoreCP: 32, Depth: 12, Time: 0.51, Nodes: 12345, RSSMB: 30, PeakMB: 35.2, CPL: &cpl},
+			{UCI: "d1h5", SAN: "Qh5+", ScoreCP: -150, Depth: 3, Time: 0.01, Nodes: 7, RSSMB: 20, PeakMB: 20},
+			{UCI: "g7g6", SAN: "g6", Mate: -1, Depth: 1, Time: 0.02, Nodes: 1, RSSMB: 20, PeakMB: 20},
 		},
 	}
 	var b bytes.Buffer
