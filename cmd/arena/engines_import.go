@@ -5,4 +5,7 @@ package main
 // subcommand.
 import (
 	_ "arena/engines/heuristic"
+	_ "arena/engines/mcts"
+	_ "arena/engines/neural"
+	_ "arena/engines/supervised"
 )
