@@ -381,3 +381,49 @@ engines:
 		t.Fatalf("got %v, want an unknown option error listing Stockfish's options\n%s", err, out)
 	}
 }
+
+// Under a clock the arena keeps each side's time: an engine spending 50 ms
+// a move with 0.3 s for the game flags after about six moves, while its
+// opponent on a long clock does not.
+func TestClockForfeit(t *testing.T) {
+	sum, dir, out, err := playMatch(t, context.Background(), fmt.Sprintf(`
+games: 2
+max_moves: 100
+time_margin: 20ms
+judge: off
+engines:
+  - name: Slow
+    command: %q
+    args: ["-mode", "late", "-late", "50ms", "-spread"]
+    limits: {tc: "0.3"}
+  - name: Fast
+    command: %q
+    args: ["-spread"]
+    limits: {tc: "40/60+1"}
+`, fakeBin, fakeBin))
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	games, err := readGames(filepath.Join(dir, GamesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range games {
+		slow := 0
+		for _, m := range g.Moves {
+			if m.Engine == "Slow" {
+				slow++
+			}
+		}
+		if g.Termination != TermTimeForfeit || !strings.Contains(g.Reason, "loses on time") || slow > 7 {
+			t.Errorf("game %d: %s %q after %d moves of Slow; want a time forfeit within 7 moves", g.Game, g.Termination, g.Reason, slow)
+		}
+	}
+	if e := sum.Engines[0]; e.Errors.TimeForfeits != 2 {
+		t.Errorf("Slow: %+v, want 2 time forfeits", e.Errors)
+	}
+	pgn, err := os.ReadFile(filepath.Join(dir, PGNFile))
+	if err != nil || !bytes.Contains(pgn, []byte(`[WhiteTimeControl "0.3"]`)) || !bytes.Contains(pgn, []byte(`[BlackTimeControl "40/60+1"]`)) {
+		t.Errorf("games.pgn lacks the per-side TimeControl tags: %v", err)
+	}
+}
