@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 )
 
 const (
@@ -131,7 +132,34 @@ func (r EloResult) String() string {
 		fmtElo(r.Elo), fmtElo(r.EloLow), fmtElo(r.EloHigh), fmtPercent(r.LOS), 100*r.DrawRatio, r.Games)
 }
 
-func fmtElo(x float64) string {
+// Report is the statistics as `arena elo --wdl` prints them, one
+// "name  value" line each, with fastchess's "±" (half the interval's width)
+// and the interval itself since Elo's is not symmetric.
+func (r EloResult) Report() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-11s %d (W %d, D %d, L %d)\n", "games", r.Games, r.Wins, r.Draws, r.Losses)
+	fmt.Fprintf(&b, "%-11s %s\n", "score", fmtFixed(r.Score, 4))
+	fmt.Fprintf(&b, "%-11s %s\n", "draw ratio", fmtPercentDigits(r.DrawRatio, 2))
+	writeEstimateLines(&b, r.Elo, r.EloLow, r.EloHigh, r.NElo, r.NEloLow, r.NEloHigh, r.LOS)
+	return b.String()
+}
+
+// writeEstimateLines writes the Elo, nElo and LOS lines of a report.
+func writeEstimateLines(b *strings.Builder, elo, eloLow, eloHigh, nelo, neloLow, neloHigh, los float64) {
+	line := func(name string, x, lo, hi float64) {
+		fmt.Fprintf(b, "%-11s %s ± %s (95%%: %s to %s)\n", name,
+			fmtSigned(x, 2), fmtError((hi-lo)/2), fmtSigned(lo, 2), fmtSigned(hi, 2))
+	}
+	line("Elo", elo, eloLow, eloHigh)
+	line("nElo", nelo, neloLow, neloHigh)
+	fmt.Fprintf(b, "%-11s %s\n", "LOS", fmtPercentDigits(los, 2))
+}
+
+func fmtElo(x float64) string { return fmtSigned(x, 1) }
+
+// fmtSigned formats x with a sign and the given decimals, non-finite values
+// as "n/a", "+inf" or "-inf".
+func fmtSigned(x float64, digits int) string {
 	switch {
 	case math.IsNaN(x):
 		return "n/a"
@@ -139,15 +167,38 @@ func fmtElo(x float64) string {
 		return "+inf"
 	case math.IsInf(x, -1):
 		return "-inf"
+	case x == 0:
+		x = 0 // -0 (Elo of an even score) prints as +0
 	}
-	return fmt.Sprintf("%+.1f", x)
+	return fmt.Sprintf("%+.*f", digits, x)
 }
 
-func fmtPercent(x float64) string {
+// fmtError formats a "±" half-width: "inf" when unbounded, "n/a" when
+// undefined.
+func fmtError(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "n/a"
+	case math.IsInf(x, 0):
+		return "inf"
+	}
+	return fmt.Sprintf("%.2f", x)
+}
+
+func fmtFixed(x float64, digits int) string {
 	if math.IsNaN(x) {
 		return "n/a"
 	}
-	return fmt.Sprintf("%.1f%%", 100*x)
+	return fmt.Sprintf("%.*f", digits, x)
+}
+
+func fmtPercent(x float64) string { return fmtPercentDigits(x, 1) }
+
+func fmtPercentDigits(x float64, digits int) string {
+	if math.IsNaN(x) {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.*f%%", digits, 100*x)
 }
 
 // MarshalJSON writes non-finite values (unbounded Elo, undefined LOS) as null,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 )
 
 // Penta counts game pairs (one opening played with both colours) by the
@@ -128,6 +129,19 @@ func (r PentaResult) String() string {
 	}
 	return fmt.Sprintf("Elo %s [%s, %s] LOS %s (%d pairs)",
 		fmtElo(r.Elo), fmtElo(r.EloLow), fmtElo(r.EloHigh), fmtPercent(r.LOS), r.Pairs)
+}
+
+// Report is the statistics as `arena elo --penta` prints them (see
+// EloResult.Report). The draw ratio is not among them: DD counts two draws
+// and a win and a loss alike.
+func (r PentaResult) Report() string {
+	var b strings.Builder
+	c := r.Counts
+	fmt.Fprintf(&b, "%-11s %d (LL %d, LD %d, DD+WL %d, WD %d, WW %d)\n", "pairs", r.Pairs, c.LL, c.LD, c.DD, c.WD, c.WW)
+	fmt.Fprintf(&b, "%-11s %d\n", "games", r.Games)
+	fmt.Fprintf(&b, "%-11s %s\n", "score", fmtFixed(r.Score, 4))
+	writeEstimateLines(&b, r.Elo, r.EloLow, r.EloHigh, r.NElo, r.NEloLow, r.NEloHigh, r.LOS)
+	return b.String()
 }
 
 // MarshalJSON writes non-finite values as null, like EloResult's.

@@ -140,6 +140,14 @@ func (s SPRT) String() string {
 	return fmt.Sprintf("%s Elo [%g, %g], alpha %g, beta %g", s.Model, s.Elo0, s.Elo1, s.Alpha, s.Beta)
 }
 
+// Report is the test and its state as `arena elo --sprt` prints them: the
+// hypotheses, then the LLR against the bounds and the verdict.
+func (s SPRT) Report(llr float64, st Status) string {
+	lower, upper := s.Bounds()
+	return fmt.Sprintf("%-11s %s\n%-11s %s (bounds %.2f, %+.2f): %s\n",
+		"SPRT", s, "LLR", fmtSigned(llr, 2), lower, upper, st)
+}
+
 // Status is the state of an SPRT.
 type Status int
 
