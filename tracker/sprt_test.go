@@ -291,3 +291,22 @@ func TestSPRTErrorRates(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSPRTDecide measures one verdict, what a match runner pays after
+// each game or pair.
+func BenchmarkSPRTDecide(b *testing.B) {
+	for _, model := range []Model{ModelNormalized, ModelLogistic} {
+		s := SPRT{Elo0: 0, Elo1: 5, Model: model}
+		b.Run(string(model)+"/wdl", func(b *testing.B) {
+			for b.Loop() {
+				s.Decide(1200, 1800, 1000)
+			}
+		})
+		b.Run(string(model)+"/penta", func(b *testing.B) {
+			p := Penta{LL: 10, LD: 40, DD: 200, WD: 50, WW: 20}
+			for b.Loop() {
+				s.DecidePenta(p)
+			}
+		})
+	}
+}
