@@ -31,10 +31,10 @@ const (
 // beyond about 6000 Elo the score rounds to 1.
 const maxLogisticElo = 2000
 
-// maxNormalizedElo bounds |elo0| and |elo1| of the normalized model: beyond
-// about 3.5 standard deviations per game (≈ 230 nElo for pairs, 340 for
-// games) no distribution of results has the hypothesised t-value and the
-// maximum-likelihood equations have no solution; 200 leaves a margin, and
+// maxNormalizedElo bounds |elo0| and |elo1| of the normalized model: from
+// a t-value of about 1 (between 340 and 350 nElo for games, between 200 and
+// 250 for pairs, whose t-value is √2 times larger) the maximum-likelihood
+// equations, which start from the uniform distribution, have no solution;
 // an SPRT is meant for differences far smaller than that.
 const maxNormalizedElo = 200
 
