@@ -1,0 +1,210 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"arena/arena/datagen"
+	"arena/engines/nn"
+	"arena/engines/nn/train"
+)
+
+func init() {
+	register("train", command{
+		summary: "train a ValueNet: 'train supervised' on datagen data, 'train selfplay' by reinforcement",
+		run:     runTrain,
+	})
+}
+
+func runTrain(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "supervised":
+			return runTrainSupervised(args[1:], stdout, stderr)
+		case "selfplay":
+			return runTrainSelfPlay(args[1:], stdout, stderr)
+		case "-h", "--help", "help":
+			fmt.Fprintln(stdout, "usage: arena train supervised|selfplay [options] (arena train MODE -h for the options)")
+			return 0
+		}
+	}
+	fmt.Fprintln(stderr, "usage: arena train supervised|selfplay [options] (arena train MODE -h for the options)")
+	return 2
+}
+
+// trainFlags registers the options both modes share.
+func trainFlags(fs *flag.FlagSet, c *train.Config) {
+	fs.IntVar(&c.Epochs, "epochs", c.Epochs, "passes over the training data")
+	fs.IntVar(&c.Batch, "batch", 256, "positions per step (a multiple of 8)")
+	fs.Float64Var(&c.LR, "lr", 1e-3, "Adam learning rate")
+	fs.Float64Var(&c.ValFraction, "val", 0.1, "share of the positions held out for validation")
+	fs.IntVar(&c.Workers, "workers", 0, "goroutines per training step (0: all CPUs)")
+}
+
+func parseTrainFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (int, bool) {
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0, false
+		}
+		return 2, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "arena train: unexpected argument %q\n", fs.Arg(0))
+		return 2, false
+	}
+	return 0, true
+}
+
+func runTrainSupervised(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("train supervised", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: arena train supervised --data FILE --out NET.safetensors [options]")
+		fmt.Fprintln(stderr, "\nTrains the ValueNet on positions labelled by 'arena datagen' with the target")
+		fmt.Fprintf(stderr, "tanh(cp/%.1f) (±1 for mates) and saves the epoch with the lowest validation loss.\n", train.CPScale)
+		fmt.Fprintln(stderr, "\noptions:")
+		fs.PrintDefaults()
+	}
+	cfg := train.Config{Epochs: 10}
+	data := fs.String("data", "", "datagen `FILE` (tab-separated, see docs/models.md)")
+	out := fs.String("out", "", "weights to write (`NET.safetensors`)")
+	initPath := fs.String("init", "", "start from these weights instead of a fresh net")
+	seed := fs.Uint64("seed", 1, "seed of the initial weights, the validation split and the batch order")
+	trainFlags(fs, &cfg)
+	if code, ok := parseTrainFlags(fs, args, stderr); !ok {
+		return code
+	}
+	cfg.Seed = *seed
+	if *data == "" || *out == "" {
+		fmt.Fprintln(stderr, "arena train supervised: --data and --out are required")
+		return 2
+	}
+	recs, err := datagen.ReadFile(*data)
+	if err != nil {
+		fmt.Fprintf(stderr, "arena train supervised: %v\n", err)
+		return 1
+	}
+	samples, err := datagen.Samples(recs)
+	if err != nil {
+		fmt.Fprintf(stderr, "arena train supervised: %s: %v\n", *data, err)
+		return 1
+	}
+	if *initPath != "" {
+		if cfg.Init, err = loadModel(*initPath); err != nil {
+			fmt.Fprintf(stderr, "arena train supervised: %v\n", err)
+			return 1
+		}
+	}
+	cfg.Progress = stderr
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res, err := train.Fit(ctx, samples, cfg)
+	if err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "arena train supervised: %v\n", err)
+		return 1
+	}
+	if res.Best == nil {
+		fmt.Fprintln(stderr, "arena train supervised: interrupted before the first epoch ended; nothing saved")
+		return 130
+	}
+	meta := nn.Meta{
+		Training: fmt.Sprintf("arena train supervised: %d positions from %s (%d train, %d validation), target tanh(cp/%.1f), "+
+			"%d epochs of batch %d, Adam lr %g, seed %d; best epoch %d, validation MSE %.5f",
+			len(samples), filepath.Base(*data), res.Train, res.Val, train.CPScale, len(res.Epochs), cfg.Batch, cfg.LR, cfg.Seed, res.BestEpoch, res.BestVal),
+		Extra: map[string]string{"val_loss": strconv.FormatFloat(res.BestVal, 'f', 6, 64), "epochs": strconv.Itoa(len(res.Epochs)),
+			"positions": strconv.Itoa(len(samples))},
+	}
+	if err := nn.SaveSafetensors(*out, res.Best.Weights(), meta); err != nil {
+		fmt.Fprintf(stderr, "arena train supervised: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: best epoch %d of %d, validation MSE %.5f, %d positions, %s\n",
+		*out, res.BestEpoch, len(res.Epochs), res.BestVal, len(samples), res.Elapsed.Round(time.Second))
+	if err != nil {
+		return 130
+	}
+	return 0
+}
+
+func runTrainSelfPlay(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("train selfplay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: arena train selfplay --out NET.safetensors [options]")
+		fmt.Fprintln(stderr, "\nThe thesis's reinforcement loop: each generation the best net plays itself (1-ply,")
+		fmt.Fprintln(stderr, "softmax exploration), a candidate is trained on the games' outcomes and replaces the")
+		fmt.Fprintln(stderr, "best when it scores at least --threshold against it. The best net is saved after")
+		fmt.Fprintln(stderr, "every generation with its generation and best_wr.")
+		fmt.Fprintln(stderr, "\noptions:")
+		fs.PrintDefaults()
+	}
+	cfg := train.SelfPlayConfig{Train: train.Config{Epochs: 2}}
+	out := fs.String("out", "", "weights to write (`NET.safetensors`)")
+	initPath := fs.String("init", "", "generation 0 weights (default: a fresh net)")
+	fs.IntVar(&cfg.Generations, "generations", 5, "candidates to train and gate")
+	fs.IntVar(&cfg.Games, "games", 200, "self-play games per generation")
+	fs.IntVar(&cfg.RandomPlies, "random-plies", 4, "random opening plies per game")
+	fs.Float64Var(&cfg.Temperature, "temperature", 0.1, "softmax temperature over move values (exploration)")
+	fs.Float64Var(&cfg.Epsilon, "epsilon", 0.05, "chance of a random move")
+	fs.IntVar(&cfg.MaxPlies, "max-plies", 160, "adjudicate a game by material after N plies")
+	fs.IntVar(&cfg.Window, "window", 2, "generations of games each candidate trains on")
+	fs.IntVar(&cfg.GateGames, "gate-games", 20, "candidate vs best games (even)")
+	fs.Float64Var(&cfg.Threshold, "threshold", 0.55, "score the candidate needs to replace the best")
+	fs.Uint64Var(&cfg.Seed, "seed", 1, "random seed")
+	trainFlags(fs, &cfg.Train)
+	if code, ok := parseTrainFlags(fs, args, stderr); !ok {
+		return code
+	}
+	if *out == "" {
+		fmt.Fprintln(stderr, "arena train selfplay: --out is required")
+		return 2
+	}
+	cfg.Workers = cfg.Train.Workers
+	if *initPath != "" {
+		var err error
+		if cfg.Init, err = loadModel(*initPath); err != nil {
+			fmt.Fprintf(stderr, "arena train selfplay: %v\n", err)
+			return 1
+		}
+	}
+	start := time.Now()
+	cfg.Progress = stderr
+	cfg.Checkpoint = func(best *train.Model, gen int, wr float64) error {
+		meta := nn.Meta{
+			Generation: gen, HasGeneration: true, BestWR: wr, HasBestWR: true,
+			Training: fmt.Sprintf("arena train selfplay: %d games per generation, outcome targets, gate %d games at %.2f, "+
+				"%d epochs per candidate, seed %d; best is generation %d (scored %.3f against its predecessor)",
+				cfg.Games, cfg.GateGames, cfg.Threshold, cfg.Train.Epochs, cfg.Seed, gen, wr),
+		}
+		return nn.SaveSafetensors(*out, best.Weights(), meta)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res, err := train.SelfPlay(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "arena train selfplay: %v\n", err)
+		if errors.Is(err, context.Canceled) {
+			return 130
+		}
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: generation %d (best_wr %.3f) after %d generations, %s\n",
+		*out, res.Generation, res.BestWR, len(res.Generations), time.Since(start).Round(time.Second))
+	return 0
+}
+
+func loadModel(path string) (*train.Model, error) {
+	w, _, err := nn.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return train.FromWeights(w)
+}

@@ -1,0 +1,499 @@
+package train
+
+import (
+	"math"
+	"sync"
+
+	"arena/engines/nn"
+)
+
+// bnMomentum and bnEps are PyTorch's BatchNorm2d defaults.
+const (
+	bnMomentum = 0.1
+	bnEps      = 1e-5
+)
+
+// kBlock is how many board rows one weight-gradient product sums before
+// moving to the next tap: a block of activations and output gradients
+// (kBlock x 128 channels, 128 KB each) stays in the L2 cache while the nine
+// taps read it.
+const kBlock = 256
+
+// workspace holds the activations and gradients of one batch size.
+type workspace struct {
+	batch   int
+	workers int
+	rows    int // padded rows: guard + batch*100 + guard
+
+	x  [4][]float32 // conv inputs, padded [rows][cin]; x[0] holds the planes
+	xt []float32    // one conv input transposed, [cin][rows], for the weight gradients
+	z  [4][]float32 // conv outputs before BatchNorm, then normalised (x-hat), [batch*64][cout]
+	// invStd and mean of the batch per BatchNorm channel.
+	invStd, mean [3][]float64
+	f            []float32 // [batch][2048]: ReLU(conv 1x1), square-major
+	ft           []float32 // f transposed [2048][batch]
+	h            []float32 // [batch][256]
+	v            []float32 // [batch] outputs
+	dpre         []float32 // [batch] loss gradient before tanh
+	dh           []float32 // [batch][256]
+	df           []float32 // [batch][2048]
+	dz           []float32 // conv output gradient, padded [rows][cout] (zero borders)
+	da           []float32 // conv input gradient, [batch*64][cin]
+	wt           []float32 // transposed weights for the input gradient
+	part         [][]float32
+	grads        []float32
+	gradModel    *Model // views grads
+}
+
+func newWorkspace(batch, workers int) *workspace {
+	ws := &workspace{batch: batch, workers: workers, rows: 2*guard + batch*boardRows}
+	sq := batch * 64
+	m := shape()
+	for i, c := range m.convs {
+		ws.x[i] = make([]float32, ws.rows*c.cin)
+		ws.z[i] = make([]float32, sq*c.cout)
+		if c.bn != "" {
+			ws.invStd[i] = make([]float64, c.cout)
+			ws.mean[i] = make([]float64, c.cout)
+		}
+	}
+	ws.xt = make([]float32, 128*ws.rows)
+	ws.f = make([]float32, batch*flat)
+	ws.ft = make([]float32, flat*batch)
+	ws.h = make([]float32, batch*hidden)
+	ws.v = make([]float32, batch)
+	ws.dpre = make([]float32, batch)
+	ws.dh = make([]float32, batch*hidden)
+	ws.df = make([]float32, batch*flat)
+	ws.dz = make([]float32, ws.rows*128)
+	ws.da = make([]float32, sq*128)
+	ws.wt = make([]float32, flat*hidden)
+	ws.gradModel = shape()
+	ws.grads = make([]float32, ws.gradModel.paramCount())
+	ws.gradModel.bind(ws.grads)
+	ws.part = make([][]float32, workers)
+	for w := range ws.part {
+		ws.part[w] = make([]float32, flat*hidden)
+	}
+	return ws
+}
+
+// parallel runs f over [0, n) split into ws.workers contiguous parts, part
+// w getting the same range every time (so results are reproducible).
+func (ws *workspace) parallel(n int, f func(w, lo, hi int)) {
+	if ws.workers == 1 {
+		f(0, 0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < ws.workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(w, w*n/ws.workers, (w+1)*n/ws.workers)
+		}()
+	}
+	f(0, 0, n/ws.workers)
+	wg.Wait()
+}
+
+// load writes the inputs (Placement per position) into x[0].
+func (ws *workspace) load(pos []nn.Placement) {
+	x := ws.x[0]
+	clear(x)
+	for b := range pos {
+		for sq, p := range pos[b] {
+			if p == 0 {
+				continue
+			}
+			colour, pt := 0, int(p)-1
+			if p < 0 {
+				colour, pt = 1, int(-p)-1
+			}
+			idx := nn.PlaneIndex(colour, pt, sq)
+			plane, rc := idx/64, idx%64
+			x[paddedRow(b, rc/8, rc%8)*inPlanes+plane] = 1
+		}
+	}
+}
+
+// convForward computes z = conv(x) + bias for every interior square: one
+// tile per board row (8 squares).
+func (ws *workspace) convForward(c *conv, x, z []float32) {
+	ws.parallel(ws.batch*8, func(_, lo, hi int) {
+		var aoff [9]int
+		for tile := lo; tile < hi; tile++ {
+			b, y := tile/8, tile%8
+			r0 := paddedRow(b, y, 0)
+			for t := range c.taps {
+				off := 0
+				if c.taps == 9 {
+					off = tapOffset(t)
+				}
+				aoff[t] = (r0 + off) * c.cin
+			}
+			out := z[tile*8*c.cout:]
+			for j := 0; j < c.cout; j += tileN {
+				gemmTile(x, aoff[:c.taps], c.cin, c.cin, c.w[j:], c.cout, out[j:], c.cout, false)
+				for i := range tileM {
+					row := out[i*c.cout+j:][:tileN]
+					bias := c.b[j:][:tileN]
+					for l := range row {
+						row[l] += bias[l]
+					}
+				}
+			}
+		}
+	})
+}
+
+// forward runs the network on the batch in x[0] (filled by load). In
+// training mode BatchNorm uses the batch statistics and updates the running
+// ones; otherwise it uses the running ones (PyTorch's eval mode).
+func (ws *workspace) forward(m *Model, training bool) {
+	n := ws.batch * 64
+	for l := range 3 {
+		c := &m.convs[l]
+		z := ws.z[l]
+		ws.convForward(c, ws.x[l], z)
+		mean, invStd := ws.mean[l], ws.invStd[l]
+		if training {
+			ws.batchStats(z, c.cout, mean, invStd)
+			for o := range c.cout {
+				variance := 1/(invStd[o]*invStd[o]) - bnEps
+				c.runMean[o] = float32((1-bnMomentum)*float64(c.runMean[o]) + bnMomentum*mean[o])
+				c.runVar[o] = float32((1-bnMomentum)*float64(c.runVar[o]) + bnMomentum*variance*float64(n)/float64(n-1))
+			}
+			c.batches++
+		} else {
+			for o := range c.cout {
+				mean[o] = float64(c.runMean[o])
+				invStd[o] = 1 / math.Sqrt(float64(c.runVar[o])+bnEps)
+			}
+		}
+		next := ws.x[l+1]
+		cout := c.cout
+		ws.parallel(n, func(_, lo, hi int) {
+			for r := lo; r < hi; r++ {
+				b, s := r/64, r%64
+				zr := z[r*cout:][:cout]
+				out := next[paddedRow(b, s/8, s%8)*cout:][:cout]
+				for o, v := range zr {
+					xh := float32((float64(v) - mean[o]) * invStd[o])
+					zr[o] = xh
+					out[o] = max(0, c.gamma[o]*xh+c.beta[o])
+				}
+			}
+		})
+	}
+	c := &m.convs[3]
+	ws.convForward(c, ws.x[3], ws.z[3])
+	for i, v := range ws.z[3][:n*32] {
+		ws.f[i] = max(0, v)
+	}
+	// Linear 2048 -> 256, ReLU: one tile per 8 positions.
+	ws.parallel(ws.batch/tileM, func(_, lo, hi int) {
+		var aoff [1]int
+		for tile := lo; tile < hi; tile++ {
+			aoff[0] = tile * tileM * flat
+			out := ws.h[tile*tileM*hidden:]
+			for j := 0; j < hidden; j += tileN {
+				gemmTile(ws.f, aoff[:], flat, flat, m.lin1W[j:], hidden, out[j:], hidden, false)
+			}
+			for i := range tileM {
+				row := out[i*hidden:][:hidden]
+				for l := range row {
+					row[l] = max(0, row[l]+m.lin1B[l])
+				}
+			}
+		}
+	})
+	for b := range ws.batch {
+		sum := float64(m.lin2B[0])
+		for j, v := range ws.h[b*hidden : (b+1)*hidden] {
+			sum += float64(v) * float64(m.lin2W[j])
+		}
+		ws.v[b] = float32(math.Tanh(sum))
+	}
+}
+
+// batchStats computes each channel's mean and 1/sqrt(biased variance + eps)
+// over the rows of z ([n][c]), in float64, partial sums per worker added in
+// worker order.
+func (ws *workspace) batchStats(z []float32, c int, mean, invStd []float64) {
+	n := len(z) / c
+	sums := make([][]float64, ws.workers)
+	ws.parallel(n, func(w, lo, hi int) {
+		s := make([]float64, 2*c)
+		for r := lo; r < hi; r++ {
+			for o, v := range z[r*c : (r+1)*c] {
+				s[o] += float64(v)
+				s[c+o] += float64(v) * float64(v)
+			}
+		}
+		sums[w] = s
+	})
+	for o := range c {
+		var s, ss float64
+		for _, p := range sums {
+			s += p[o]
+			ss += p[c+o]
+		}
+		mu := s / float64(n)
+		variance := max(ss/float64(n)-mu*mu, 0)
+		mean[o] = mu
+		invStd[o] = 1 / math.Sqrt(variance+bnEps)
+	}
+}
+
+// loss returns the mean squared error of ws.v against target and sets
+// dpre, the gradient of the loss with respect to the pre-tanh output.
+func (ws *workspace) loss(target []float32) float64 {
+	var sum float64
+	for b, v := range ws.v {
+		d := float64(v) - float64(target[b])
+		sum += d * d
+		ws.dpre[b] = float32(2 * d / float64(ws.batch) * (1 - float64(v)*float64(v)))
+	}
+	return sum / float64(ws.batch)
+}
+
+// backward computes the gradients of the loss (after loss) into ws.grads.
+func (ws *workspace) backward(m *Model) {
+	g := ws.gradModel
+	n := ws.batch * 64
+	// Linear 256 -> 1.
+	var gb float64
+	for j := range hidden {
+		var s float64
+		for b := range ws.batch {
+			s += float64(ws.dpre[b]) * float64(ws.h[b*hidden+j])
+		}
+		g.lin2W[j] = float32(s)
+	}
+	for b := range ws.batch {
+		gb += float64(ws.dpre[b])
+		for j := range hidden {
+			d := float32(0)
+			if ws.h[b*hidden+j] > 0 {
+				d = ws.dpre[b] * m.lin2W[j]
+			}
+			ws.dh[b*hidden+j] = d
+		}
+	}
+	g.lin2B[0] = float32(gb)
+	// Linear 2048 -> 256: weight gradient f^T dh, input gradient dh W^T.
+	transpose(ws.f, ws.batch, flat, ws.ft)
+	ws.parallel(flat/tileM, func(_, lo, hi int) {
+		var aoff [1]int
+		for tile := lo; tile < hi; tile++ {
+			aoff[0] = tile * tileM * ws.batch
+			for j := 0; j < hidden; j += tileN {
+				gemmTile(ws.ft, aoff[:], ws.batch, ws.batch, ws.dh[j:], hidden, g.lin1W[tile*tileM*hidden+j:], hidden, false)
+			}
+		}
+	})
+	sumRows(ws.dh, hidden, g.lin1B)
+	transpose(m.lin1W, flat, hidden, ws.wt)
+	ws.parallel(ws.batch/tileM, func(_, lo, hi int) {
+		var aoff [1]int
+		for tile := lo; tile < hi; tile++ {
+			aoff[0] = tile * tileM * hidden
+			for j := 0; j < flat; j += tileN {
+				gemmTile(ws.dh, aoff[:], hidden, hidden, ws.wt[j:], flat, ws.df[tile*tileM*flat+j:], flat, false)
+			}
+		}
+	})
+	// Conv 1x1 + ReLU: dz = df where f > 0, into the padded layout.
+	clear(ws.dz)
+	for r := range n {
+		b, s := r/64, r%64
+		out := ws.dz[paddedRow(b, s/8, s%8)*32:][:32]
+		for o := range 32 {
+			if ws.f[r*32+o] > 0 {
+				out[o] = ws.df[r*32+o]
+			}
+		}
+	}
+	for l := 3; l >= 0; l-- {
+		c, gc := &m.convs[l], &g.convs[l]
+		ws.convWeightGrad(c, ws.x[l], gc)
+		if l == 0 {
+			break
+		}
+		ws.convInputGrad(c)
+		// Through the previous layer's ReLU and BatchNorm into dz.
+		prev, gp := &m.convs[l-1], &g.convs[l-1]
+		ws.bnBackward(l-1, prev, gp)
+	}
+}
+
+// convWeightGrad computes gc.w (sum over squares of x shifted by each tap
+// times dz) and gc.b (sum of dz) for conv c with input x, output gradient
+// ws.dz (padded).
+func (ws *workspace) convWeightGrad(c *conv, x []float32, gc *conv) {
+	transpose(x, ws.rows, c.cin, ws.xt)
+	k := ws.batch * boardRows
+	blocks := (k + kBlock - 1) / kBlock
+	size := c.taps * c.cin * c.cout
+	ws.parallel(blocks, func(w, lo, hi int) {
+		part := ws.part[w][:size]
+		var aoff [1]int
+		for blk := lo; blk < hi; blk++ {
+			k0 := blk * kBlock
+			kn := min(kBlock, k-k0)
+			for t := range c.taps {
+				off := 0
+				if c.taps == 9 {
+					off = tapOffset(t)
+				}
+				for ci := 0; ci < c.cin; ci += tileM {
+					aoff[0] = ci*ws.rows + guard + k0 + off
+					for j := 0; j < c.cout; j += tileN {
+						gemmTile(ws.xt, aoff[:], ws.rows, kn, ws.dz[(guard+k0)*c.cout+j:], c.cout,
+							part[(t*c.cin+ci)*c.cout+j:], c.cout, blk > lo)
+					}
+				}
+			}
+		}
+		if lo == hi {
+			clear(part)
+		}
+	})
+	copy(gc.w, ws.part[0][:size])
+	for w := 1; w < ws.workers; w++ {
+		for i, v := range ws.part[w][:size] {
+			gc.w[i] += v
+		}
+	}
+	for o := range gc.b {
+		gc.b[o] = 0
+	}
+	for r := range ws.batch * 64 {
+		b, s := r/64, r%64
+		row := ws.dz[paddedRow(b, s/8, s%8)*c.cout:][:c.cout]
+		for o, v := range row {
+			gc.b[o] += v
+		}
+	}
+}
+
+// convInputGrad computes ws.da = the gradient of conv c's interior input
+// squares: for each tap, dz read at the opposite shift times the tap's
+// transposed weights.
+func (ws *workspace) convInputGrad(c *conv) {
+	wt := ws.wt[:c.taps*c.cout*c.cin]
+	for t := range c.taps {
+		transpose(c.w[t*c.cin*c.cout:(t+1)*c.cin*c.cout], c.cin, c.cout, wt[t*c.cout*c.cin:])
+	}
+	ws.parallel(ws.batch*8, func(_, lo, hi int) {
+		var aoff [9]int
+		for tile := lo; tile < hi; tile++ {
+			b, y := tile/8, tile%8
+			r0 := paddedRow(b, y, 0)
+			for t := range c.taps {
+				off := 0
+				if c.taps == 9 {
+					off = tapOffset(t)
+				}
+				aoff[t] = (r0 - off) * c.cout
+			}
+			for j := 0; j < c.cin; j += tileN {
+				gemmTile(ws.dz, aoff[:c.taps], c.cout, c.cout, wt[j:], c.cin, ws.da[tile*8*c.cin+j:], c.cin, false)
+			}
+		}
+	})
+}
+
+// bnBackward takes ws.da (the gradient of layer l+1's input, which is
+// ReLU(BN(z_l))) back through the ReLU and BatchNorm of layer l: it sets
+// gc's gamma and beta gradients and writes dz (padded) for conv l.
+func (ws *workspace) bnBackward(l int, c *conv, gc *conv) {
+	cout := c.cout
+	n := ws.batch * 64
+	xn := ws.x[l+1]
+	zh := ws.z[l]
+	// dy = da where the ReLU passed, kept in da.
+	ws.parallel(n, func(_, lo, hi int) {
+		for r := lo; r < hi; r++ {
+			b, s := r/64, r%64
+			out := xn[paddedRow(b, s/8, s%8)*cout:][:cout]
+			d := ws.da[r*cout:][:cout]
+			for o := range d {
+				if out[o] <= 0 {
+					d[o] = 0
+				}
+			}
+		}
+	})
+	sums := make([][]float64, ws.workers)
+	ws.parallel(n, func(w, lo, hi int) {
+		s := make([]float64, 2*cout)
+		for r := lo; r < hi; r++ {
+			d := ws.da[r*cout:][:cout]
+			x := zh[r*cout:][:cout]
+			for o := range d {
+				s[o] += float64(d[o])
+				s[cout+o] += float64(d[o]) * float64(x[o])
+			}
+		}
+		sums[w] = s
+	})
+	dbeta := make([]float64, cout)
+	dgamma := make([]float64, cout)
+	for _, s := range sums {
+		for o := range cout {
+			dbeta[o] += s[o]
+			dgamma[o] += s[cout+o]
+		}
+	}
+	for o := range cout {
+		gc.beta[o] = float32(dbeta[o])
+		gc.gamma[o] = float32(dgamma[o])
+	}
+	clear(ws.dz)
+	invStd := ws.invStd[l]
+	ws.parallel(n, func(_, lo, hi int) {
+		fn := float64(n)
+		for r := lo; r < hi; r++ {
+			b, s := r/64, r%64
+			d := ws.da[r*cout:][:cout]
+			x := zh[r*cout:][:cout]
+			out := ws.dz[paddedRow(b, s/8, s%8)*cout:][:cout]
+			for o := range d {
+				k := float64(c.gamma[o]) * invStd[o]
+				out[o] = float32(k * (float64(d[o]) - dbeta[o]/fn - float64(x[o])*dgamma[o]/fn))
+			}
+		}
+	})
+}
+
+// transpose writes the rows x cols matrix a as cols x rows into t.
+func transpose(a []float32, rows, cols int, t []float32) {
+	const blk = 32
+	for r0 := 0; r0 < rows; r0 += blk {
+		r1 := min(r0+blk, rows)
+		for c0 := 0; c0 < cols; c0 += blk {
+			c1 := min(c0+blk, cols)
+			for r := r0; r < r1; r++ {
+				row := a[r*cols:]
+				for c := c0; c < c1; c++ {
+					t[c*rows+r] = row[c]
+				}
+			}
+		}
+	}
+}
+
+// sumRows sets out[j] to the sum over rows of a ([*][cols]).
+func sumRows(a []float32, cols int, out []float32) {
+	acc := make([]float64, cols)
+	for i := 0; i+cols <= len(a); i += cols {
+		for j, v := range a[i : i+cols] {
+			acc[j] += float64(v)
+		}
+	}
+	for j := range out {
+		out[j] = float32(acc[j])
+	}
+}
