@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
+	"io"
 	"path"
 	"slices"
 	"strings"
@@ -62,6 +63,15 @@ func ReadPyTorch(data []byte) (w *Weights, meta Meta, err error) {
 		}
 	}
 
+	// A sane archive's records are about as large as the archive: torch.save
+	// stores them uncompressed. Refuse claims that would make the loader
+	// allocate far more memory than the file could ever fill.
+	limit := 64 * uint64(len(data))
+	for _, f := range zr.File {
+		if f.UncompressedSize64 > limit {
+			return nil, meta, fmt.Errorf("record %s claims %d bytes in a %d-byte archive: damaged", f.Name, f.UncompressedSize64, len(data))
+		}
+	}
 	obj, err := unpickleCheckpoint(pkl, storages)
 	if err != nil {
 		return nil, meta, fmt.Errorf("%s: %w", pkl.Name, err)
@@ -72,13 +82,15 @@ func ReadPyTorch(data []byte) (w *Weights, meta Meta, err error) {
 // unpickleCheckpoint runs the unpickler over data.pkl, loading tensor
 // storages from the archive's data/ records.
 func unpickleCheckpoint(pkl *zip.File, records map[string]*zip.File) (any, error) {
-	r, err := pkl.Open()
+	// Read the whole pickle first: the zip reader checks its CRC at the end,
+	// so a damaged pickle is an error here, before the unpickler trusts the
+	// lengths in it (and allocates what they say).
+	program, err := readRecord(pkl)
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
 	loaded := map[string]pytorch.StorageInterface{}
-	u := pickle.NewUnpickler(r)
+	u := pickle.NewUnpickler(bytes.NewReader(program))
 	u.FindClass = func(module, name string) (any, error) {
 		switch module + "." + name {
 		case "torch._utils._rebuild_tensor_v2":
@@ -119,19 +131,32 @@ func unpickleCheckpoint(pkl *zip.File, records map[string]*zip.File) (any, error
 		if need := uint64(size) * uint64(storageElemSize(class)); need > rec.UncompressedSize64 {
 			return nil, fmt.Errorf("storage %q: %d elements need %d bytes, record %s has %d", key, size, need, rec.Name, rec.UncompressedSize64)
 		}
-		f, err := rec.Open()
+		raw, err := readRecord(rec)
 		if err != nil {
 			return nil, fmt.Errorf("storage %q: %w", key, err)
 		}
-		defer f.Close()
 		s := class.New(size, location)
-		if err := s.SetFromFileWithSize(f, size); err != nil {
+		if err := s.SetFromFileWithSize(bytes.NewReader(raw), size); err != nil {
 			return nil, fmt.Errorf("storage %q (%s): %w", key, rec.Name, err)
 		}
 		loaded[key] = s
 		return s, nil
 	}
 	return u.Load()
+}
+
+// readRecord reads a whole archive record, checking its CRC.
+func readRecord(f *zip.File) ([]byte, error) {
+	r, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("record %s: %w", f.Name, err)
+	}
+	return data, nil
 }
 
 func storageElemSize(c pytorch.StorageClassInterface) int {

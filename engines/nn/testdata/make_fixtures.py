@@ -12,7 +12,7 @@ It writes
 
 The network is the listing of seeds/000 (figure 2.28, lines 29-57) and the encoder
 is board_to_tensor_optimized (figure 2.27, lines 10-27), reimplemented on the FEN
-piece placement because python-chess is not needed for it.
+piece placement, so that python-chess is not needed.
 """
 import json
 
