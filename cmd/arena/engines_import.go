@@ -7,5 +7,6 @@ import (
 	_ "arena/engines/heuristic"
 	_ "arena/engines/mcts"
 	_ "arena/engines/neural"
+	_ "arena/engines/random"
 	_ "arena/engines/supervised"
 )
