@@ -3,6 +3,7 @@ package nn
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -325,5 +326,43 @@ func TestEvaluateAllocatesNothing(t *testing.T) {
 	}
 	if a := testing.AllocsPerRun(5, func() { e.EvaluateBatch(in, out) }); a != 0 {
 		t.Errorf("EvaluateBatch allocates %v times per call", a)
+	}
+}
+
+// TestNetConcurrent evaluates through the Net's pooled evaluators from
+// several goroutines at once.
+func TestNetConcurrent(t *testing.T) {
+	g := readGolden(t)
+	inputs := goldenInputs(t, g)
+	n, _, err := Load("testdata/valuenet_state.pt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]float32, len(inputs))
+	n.NewEvaluator().EvaluateBatch(inputs, want)
+	errs := make(chan string, 4)
+	for w := range 4 {
+		go func() {
+			out := make([]float32, len(inputs))
+			for round := range 5 {
+				if (w+round)%2 == 0 {
+					n.EvaluateBatch(inputs, out)
+				} else {
+					for i := range inputs {
+						out[i] = n.Evaluate(&inputs[i])
+					}
+				}
+				if !slices.Equal(out, want) {
+					errs <- fmt.Sprintf("goroutine %d round %d: %v, want %v", w, round, out, want)
+					return
+				}
+			}
+			errs <- ""
+		}()
+	}
+	for range 4 {
+		if msg := <-errs; msg != "" {
+			t.Error(msg)
+		}
 	}
 }
