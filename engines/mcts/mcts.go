@@ -232,6 +232,9 @@ func (e *Engine) setRoot(pos engines.Position) {
 			e.t.compactInto(e.spare, r)
 			e.t, e.spare = e.spare, e.t
 		}
+		// The game goes on from here even if the tree took the node for a
+		// draw by rule (a GUI may ask for a move in a claimable draw).
+		e.t.nodes[0].kind = ongoing
 	} else {
 		e.t.reset()
 		e.t.add(none, board.NullMove, ongoing)

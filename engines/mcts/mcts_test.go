@@ -215,6 +215,27 @@ func TestTreeReuse(t *testing.T) {
 	}
 }
 
+// TestReuseIntoClaimableDraw: a kept node that the tree scored as a draw by
+// rule becomes a root to search when the game goes on from it.
+func TestReuseIntoClaimableDraw(t *testing.T) {
+	e := newEngine(t, map[string]string{"reuse_tree": "true"})
+	moves := []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"}
+	enginetest.Search(t, e, engines.Position{Moves: moves}, engines.Limits{Nodes: 300})
+	// f6g8 repeats the start position a third time: a game end in the tree.
+	c := e.t.nodes[0].firstChild
+	for e.t.nodes[c].move.String() != "f6g8" {
+		c = e.t.nodes[c].nextSibling
+	}
+	if e.t.nodes[c].kind != drawnEnd {
+		t.Fatalf("f6g8: kind %d, want drawnEnd", e.t.nodes[c].kind)
+	}
+	kept := e.t.nodes[c].visits
+	res := enginetest.Search(t, e, engines.Position{Moves: append(moves, "f6g8")}, engines.Limits{Nodes: 50})
+	if got := e.t.nodes[0].visits; got != kept+50 || res.Nodes != 50 || len(res.PV) == 0 {
+		t.Errorf("root visits %d, want %d + 50; result %+v", got, kept, res)
+	}
+}
+
 // TestCompactKeepsTheSubtree: compaction copies a subtree's statistics,
 // moves and child order.
 func TestCompactKeepsTheSubtree(t *testing.T) {
