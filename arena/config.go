@@ -20,6 +20,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"arena/engines"
+	"arena/tracker"
 )
 
 // Defaults for keys that a config file leaves out.
@@ -38,7 +39,17 @@ const (
 	DefaultJudgeThreads = 1
 	DefaultOutputDir    = "results"
 	DefaultOpeningOrd   = "sequential"
+	DefaultPairs        = true
 )
+
+// Tournament formats (the format: key).
+const (
+	FormatMatch      = "match"       // two engines
+	FormatRoundRobin = "round-robin" // every engine against every other
+	FormatGauntlet   = "gauntlet"    // engines[0] against each of the others
+)
+
+var formats = []string{FormatMatch, FormatRoundRobin, FormatGauntlet}
 
 // UCIEngine is the engines[].engine value for an external UCI binary.
 const UCIEngine = "uci"
@@ -47,17 +58,32 @@ const UCIEngine = "uci"
 // the resolved config.yaml written into the run directory, which Load reads
 // back unchanged (that is how --resume restores a run).
 type Config struct {
-	Name        string          `yaml:"name"`
-	Games       int             `yaml:"games"`
-	MaxMoves    int             `yaml:"max_moves"`
-	Seed        int64           `yaml:"seed"`
-	TimeMargin  Duration        `yaml:"time_margin"`
-	MoveTimeout Duration        `yaml:"move_timeout"`
-	Limits      Limits          `yaml:"limits"`
-	Engines     []EngineConfig  `yaml:"engines"`
-	Openings    *OpeningsConfig `yaml:"openings,omitempty"`
-	Judge       JudgeConfig     `yaml:"judge"`
-	Output      OutputConfig    `yaml:"output"`
+	Name   string `yaml:"name"`
+	Format string `yaml:"format"` // FormatMatch, FormatRoundRobin or FormatGauntlet
+	Games  int    `yaml:"games"`  // per pairing of engines
+	// Pairs: consecutive games of a pairing are a game pair, one opening
+	// played with the colours swapped; false: every game takes the next
+	// opening (colours still alternate).
+	Pairs       bool           `yaml:"pairs"`
+	MaxMoves    int            `yaml:"max_moves"`
+	Seed        int64          `yaml:"seed"`
+	TimeMargin  Duration       `yaml:"time_margin"`
+	MoveTimeout Duration       `yaml:"move_timeout"`
+	Limits      Limits         `yaml:"limits"`
+	Engines     []EngineConfig `yaml:"engines"`
+	// Anchor is the engine rated 0 in the rating table.
+	Anchor   string          `yaml:"anchor"`
+	Openings *OpeningsConfig `yaml:"openings,omitempty"`
+	// SPRT, when set (two engines only), stops the match once the test
+	// decides. WithDefaults has been applied.
+	SPRT   *tracker.SPRT `yaml:"sprt,omitempty"`
+	Judge  JudgeConfig   `yaml:"judge"`
+	Output OutputConfig  `yaml:"output"`
+
+	// Sweep is set when the file has a sweep: key; the experiment is then
+	// run once per setting (Sweep.Configs), and the other fields are those
+	// of the first setting.
+	Sweep *Sweep `yaml:"-"`
 
 	// File is the path the config was loaded from ("" when built in code).
 	File string `yaml:"-"`
@@ -203,8 +229,9 @@ func ParseDuration(s string) (time.Duration, error) {
 // OpeningsConfig selects start positions from a book.
 type OpeningsConfig struct {
 	File  string `yaml:"file"`
-	Order string `yaml:"order"`
-	Plies int    `yaml:"plies"`
+	Order string `yaml:"order"` // sequential or random
+	Plies int    `yaml:"plies"` // PGN books: the position after this many plies (0: all)
+	Start int    `yaml:"start"` // 1-based: the first opening used, in the book's (or shuffled) order
 }
 
 // JudgeConfig configures the Stockfish judge that computes centipawn loss
@@ -313,8 +340,12 @@ func Parse(path string, data []byte) (*Config, error) {
 		return nil, fmt.Errorf("%s: empty config (expected a mapping with at least engines:)", path)
 	}
 	d := &decoder{file: path}
+	root := doc.Content[0]
+	if root.Kind == yaml.MappingNode && keyNode(root, "sweep") != root {
+		return d.sweep(root)
+	}
 	c := &Config{File: path}
-	if err := d.config(doc.Content[0], c); err != nil {
+	if err := d.config(root, c); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -413,6 +444,32 @@ func (d *decoder) int(n *yaml.Node, path string, min int64) (int64, error) {
 	return v, nil
 }
 
+func (d *decoder) float(n *yaml.Node, path string) (float64, error) {
+	s, err := d.scalar(n, path, "a number")
+	if err != nil {
+		return 0, err
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, d.errorf(n, path, "%q is not a number", s)
+	}
+	return v, nil
+}
+
+func (d *decoder) bool(n *yaml.Node, path string) (bool, error) {
+	s, err := d.scalar(n, path, "true or false")
+	if err != nil {
+		return false, err
+	}
+	switch strings.ToLower(s) {
+	case "true", "yes", "on":
+		return true, nil
+	case "false", "no", "off":
+		return false, nil
+	}
+	return false, d.errorf(n, path, "%q is not a boolean (expected true or false)", s)
+}
+
 func (d *decoder) duration(n *yaml.Node, path string) (Duration, error) {
 	s, err := d.scalar(n, path, "a duration")
 	if err != nil {
@@ -425,7 +482,8 @@ func (d *decoder) duration(n *yaml.Node, path string) (Duration, error) {
 	return Duration(v), nil
 }
 
-var topKeys = []string{"name", "games", "max_moves", "seed", "time_margin", "move_timeout", "limits", "engines", "openings", "judge", "output"}
+var topKeys = []string{"name", "format", "games", "pairs", "max_moves", "seed", "time_margin", "move_timeout", "limits", "engines",
+	"anchor", "openings", "sprt", "judge", "output", "sweep"}
 
 func (d *decoder) config(n *yaml.Node, c *Config) error {
 	c.Games = DefaultGames
@@ -436,7 +494,8 @@ func (d *decoder) config(n *yaml.Node, c *Config) error {
 	c.Judge = JudgeConfig{Engine: DefaultJudgeEngine, Depth: DefaultJudgeDepth, Cap: DefaultJudgeCap, MateScore: DefaultMateScore,
 		Workers: DefaultJudgeWorkers, Hash: DefaultJudgeHash, Threads: DefaultJudgeThreads}
 	c.Output = OutputConfig{Dir: DefaultOutputDir}
-	var enginesNode *yaml.Node
+	c.Pairs = DefaultPairs
+	var enginesNode, formatNode, anchorNode *yaml.Node
 	var overrides []*limitsSpec
 	err := d.mapping(n, "", topKeys, func(key string, v *yaml.Node) error {
 		var err error
@@ -444,6 +503,18 @@ func (d *decoder) config(n *yaml.Node, c *Config) error {
 		switch key {
 		case "name":
 			c.Name, err = d.str(v, key)
+		case "format":
+			formatNode = v
+			if c.Format, err = d.str(v, key); err == nil && !slices.Contains(formats, c.Format) {
+				err = d.errorf(v, key, "%q is not a format (expected %s)", c.Format, strings.Join(formats, ", "))
+			}
+		case "pairs":
+			c.Pairs, err = d.bool(v, key)
+		case "anchor":
+			anchorNode = v
+			c.Anchor, err = d.str(v, key)
+		case "sprt":
+			c.SPRT, err = d.sprt(v, key)
 		case "games":
 			i, err = d.int(v, key, 1)
 			c.Games = int(i)
@@ -470,6 +541,7 @@ func (d *decoder) config(n *yaml.Node, c *Config) error {
 			err = d.judge(v, key, &c.Judge)
 		case "output":
 			err = d.output(v, key, &c.Output)
+			// "sweep" is taken out by Parse before the settings are decoded.
 		}
 		return err
 	})
@@ -500,7 +572,85 @@ func (d *decoder) config(n *yaml.Node, c *Config) error {
 	if c.Name == "" {
 		c.Name = strings.TrimSuffix(filepath.Base(d.file), filepath.Ext(d.file))
 	}
+	return d.tournament(n, c, formatNode, anchorNode)
+}
+
+// tournament checks the keys that depend on the engines: the format, the
+// anchor and the SPRT.
+func (d *decoder) tournament(n *yaml.Node, c *Config, formatNode, anchorNode *yaml.Node) error {
+	switch {
+	case c.Format == "" && len(c.Engines) == 2:
+		c.Format = FormatMatch
+	case c.Format == "":
+		c.Format = FormatRoundRobin
+	case c.Format == FormatMatch && len(c.Engines) != 2:
+		return d.errorf(formatNode, "format", "a match is between exactly 2 engines, %d given (use round-robin or gauntlet)", len(c.Engines))
+	}
+	names := make([]string, len(c.Engines))
+	for i, e := range c.Engines {
+		names[i] = e.Name
+	}
+	switch {
+	case c.Anchor == "":
+		c.Anchor = names[0]
+	case !slices.Contains(names, c.Anchor):
+		return d.errorf(anchorNode, "anchor", "%q is not an engine name (engines: %s)", c.Anchor, strings.Join(names, ", "))
+	}
+	if c.SPRT != nil && len(c.Engines) != 2 {
+		return d.errorf(keyNode(n, "sprt"), "sprt", "an SPRT tests a match of exactly 2 engines, %d given", len(c.Engines))
+	}
 	return nil
+}
+
+var sprtKeys = []string{"elo0", "elo1", "alpha", "beta", "model"}
+
+// sprt reads the sprt: mapping and validates it with the tracker, pointing
+// each complaint at the key it concerns.
+func (d *decoder) sprt(n *yaml.Node, path string) (*tracker.SPRT, error) {
+	var s tracker.SPRT
+	set := map[string]bool{}
+	err := d.mapping(n, path, sprtKeys, func(key string, v *yaml.Node) error {
+		kp := join(path, key)
+		set[key] = true
+		var err error
+		switch key {
+		case "elo0":
+			s.Elo0, err = d.float(v, kp)
+		case "elo1":
+			s.Elo1, err = d.float(v, kp)
+		case "alpha":
+			s.Alpha, err = d.float(v, kp)
+		case "beta":
+			s.Beta, err = d.float(v, kp)
+		case "model":
+			var m string
+			m, err = d.str(v, kp)
+			s.Model = tracker.Model(m)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range []string{"elo0", "elo1"} {
+		if !set[k] {
+			return nil, d.errorf(n, join(path, k), "missing (the SPRT tests H0: Elo = elo0 against H1: Elo = elo1, e.g. sprt: {elo0: 0, elo1: 10})")
+		}
+	}
+	s = s.WithDefaults()
+	if err := s.Validate(); err != nil {
+		// The tracker's messages read "sprt FIELD ...: ..."; the first
+		// one is reported at its key.
+		msg := strings.SplitN(err.Error(), "\n", 2)[0]
+		field := strings.TrimPrefix(msg, "sprt ")
+		field = field[:strings.IndexAny(field+" :", " :")]
+		at, key := n, path
+		if slices.Contains(sprtKeys, field) && keyNode(n, field) != n {
+			at, key = keyNode(n, field), join(path, field)
+		}
+		return nil, d.errorf(at, key, "%s", strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	return &s, nil
 }
 
 func (d *decoder) validateLimits(n *yaml.Node, path string, l Limits) error {
@@ -710,10 +860,10 @@ func (d *decoder) options(n *yaml.Node, path string) (map[string]string, map[str
 	return opts, nodes, nil
 }
 
-var openingKeys = []string{"file", "order", "plies"}
+var openingKeys = []string{"file", "order", "plies", "start"}
 
 func (d *decoder) openings(n *yaml.Node, path string) (*OpeningsConfig, error) {
-	o := &OpeningsConfig{Order: DefaultOpeningOrd}
+	o := &OpeningsConfig{Order: DefaultOpeningOrd, Start: 1}
 	err := d.mapping(n, path, openingKeys, func(key string, v *yaml.Node) error {
 		kp := join(path, key)
 		var err error
@@ -728,6 +878,10 @@ func (d *decoder) openings(n *yaml.Node, path string) (*OpeningsConfig, error) {
 			var i int64
 			i, err = d.int(v, kp, 0)
 			o.Plies = int(i)
+		case "start":
+			var i int64
+			i, err = d.int(v, kp, 1)
+			o.Start = int(i)
 		}
 		return err
 	})
@@ -742,8 +896,15 @@ func (d *decoder) openings(n *yaml.Node, path string) (*OpeningsConfig, error) {
 		return nil, d.errorf(n, path+".file", "%v", err)
 	}
 	o.File = file
-	if _, err := LoadOpenings(*o); err != nil {
+	if o.Plies > 0 && !isPGN(file) {
+		return nil, d.errorf(keyNode(n, "plies"), path+".plies", "only for PGN books (%s is an EPD/FEN file, whose lines are the openings)", filepath.Base(file))
+	}
+	ops, err := LoadOpenings(*o)
+	if err != nil {
 		return nil, d.errorf(n, path+".file", "%v", err)
+	}
+	if o.Start > len(ops) {
+		return nil, d.errorf(keyNode(n, "start"), path+".start", "%d is beyond the book's %d openings", o.Start, len(ops))
 	}
 	return o, nil
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"arena/tracker"
 )
 
 const twoEngines = `engines:
@@ -16,13 +18,24 @@ const twoEngines = `engines:
     command: stockfish
 `
 
+const threeEngines = `engines:
+  - name: A
+    engine: heuristic
+  - name: B
+    engine: heuristic
+  - name: C
+    command: stockfish
+`
+
+var exampleBookPath, _ = filepath.Abs("../configs/openings/example.epd")
+
 func TestConfigErrors(t *testing.T) {
 	tests := []struct {
 		name, yaml string
 		want       []string // substrings of the error
 	}{
 		{"unknown top-level key", "games: 2\nmax_move: 10\n" + twoEngines + "limits: {depth: 1}\n",
-			[]string{"x.yaml:2: max_move: unknown key \"max_move\"", "valid keys: name, games, max_moves"}},
+			[]string{"x.yaml:2: max_move: unknown key \"max_move\"", "valid keys: name, format, games, pairs, max_moves", "sprt, judge, output, sweep)"}},
 		{"unknown engine key", "limits: {depth: 1}\nengines:\n  - name: A\n    engine: heuristic\n    optons: {}\n  - command: sf\n",
 			[]string{"x.yaml:5: engines[0].optons: unknown key", "valid keys: name, engine, command, args, options, limits"}},
 		{"unknown built-in engine", "limits: {depth: 1}\nengines:\n  - engine: heuristic\n  - engine: heurstic\n",
@@ -71,6 +84,60 @@ func TestConfigErrors(t *testing.T) {
 			[]string{`x.yaml:1: limits: expected a mapping with keys movetime, nodes, depth, tc, got "1s"`}},
 		{"duplicate key", "games: 1\ngames: 2\nlimits: {depth: 1}\n" + twoEngines,
 			[]string{`x.yaml:2: games: duplicate key (first set on line 1)`}},
+
+		// Tournaments, SPRT, openings and sweeps.
+		{"unknown format", "format: swiss\nlimits: {depth: 1}\n" + twoEngines,
+			[]string{`x.yaml:1: format: "swiss" is not a format (expected match, round-robin, gauntlet)`}},
+		{"match of three", "limits: {depth: 1}\nformat: match\n" + threeEngines,
+			[]string{`x.yaml:2: format: a match is between exactly 2 engines, 3 given (use round-robin or gauntlet)`}},
+		{"unknown anchor", "limits: {depth: 1}\n" + threeEngines + "anchor: Z\n",
+			[]string{`x.yaml:9: anchor: "Z" is not an engine name (engines: A, B, C)`}},
+		{"pairs not a boolean", "pairs: twice\nlimits: {depth: 1}\n" + twoEngines,
+			[]string{`x.yaml:1: pairs: "twice" is not a boolean (expected true or false)`}},
+		{"sprt with three engines", "limits: {depth: 1}\n" + threeEngines + "sprt: {elo0: 0, elo1: 10}\n",
+			[]string{`x.yaml:9: sprt: an SPRT tests a match of exactly 2 engines, 3 given`}},
+		{"sprt elo0 >= elo1", "limits: {depth: 1}\nsprt:\n  elo0: 10\n  elo1: 5\n" + twoEngines,
+			[]string{`x.yaml:3: sprt.elo0: sprt elo0 10, elo1 5: expected elo0 < elo1`}},
+		{"sprt alpha", "limits: {depth: 1}\nsprt:\n  elo0: 0\n  elo1: 5\n  alpha: 1.5\n" + twoEngines,
+			[]string{`x.yaml:5: sprt.alpha: sprt alpha: 1.5, expected a probability strictly between 0 and 1`}},
+		{"sprt model", "limits: {depth: 1}\nsprt: {elo0: 0, elo1: 5, model: bayes}\n" + twoEngines,
+			[]string{`x.yaml:2: sprt.model: sprt model: "bayes", expected "normalized" or "logistic"`}},
+		{"sprt missing elo1", "limits: {depth: 1}\nsprt: {elo0: 0}\n" + twoEngines,
+			[]string{`x.yaml:2: sprt.elo1: missing`}},
+		{"sprt key", "limits: {depth: 1}\nsprt: {elo0: 0, elo1: 5, elo2: 9}\n" + twoEngines,
+			[]string{`x.yaml:2: sprt.elo2: unknown key "elo2" (valid keys: elo0, elo1, alpha, beta, model)`}},
+		{"sprt not a number", "limits: {depth: 1}\nsprt: {elo0: zero, elo1: 5}\n" + twoEngines,
+			[]string{`x.yaml:2: sprt.elo0: "zero" is not a number`}},
+		{"openings start beyond the book", "openings:\n  file: " + exampleBookPath + "\n  start: 99\nlimits: {depth: 1}\n" + twoEngines,
+			[]string{`x.yaml:3: openings.start: 99 is beyond the book's`, `openings`}},
+		{"openings start zero", "openings: {file: " + exampleBookPath + ", start: 0}\nlimits: {depth: 1}\n" + twoEngines,
+			[]string{`x.yaml:1: openings.start: 0 is too small (expected at least 1)`}},
+		{"plies for an EPD book", "openings:\n  file: " + exampleBookPath + "\n  plies: 4\nlimits: {depth: 1}\n" + twoEngines,
+			[]string{`x.yaml:3: openings.plies: only for PGN books (example.epd is an EPD/FEN file`}},
+		{"sweep not a mapping", "sweep: [1, 2]\nlimits: {depth: 1}\n" + twoEngines,
+			[]string{`x.yaml:1: sweep: expected a mapping of one key to a list of values`}},
+		{"sweep of two keys", "sweep: {games: [1], max_moves: [2]}\nlimits: {depth: 1}\n" + twoEngines,
+			[]string{`x.yaml:1: sweep: expected a mapping of one key`}},
+		{"sweep of output", "sweep: {output.dir: [a, b]}\nlimits: {depth: 1}\n" + twoEngines,
+			[]string{`x.yaml:1: sweep.output.dir: cannot sweep "output"`}},
+		{"sweep of an unknown key", "sweep: {limit.movetime: [1s]}\nlimits: {depth: 1}\n" + twoEngines,
+			[]string{`x.yaml:1: sweep.limit.movetime: cannot sweep "limit" (the key must start with one of: format, games`}},
+		{"sweep bad path", "sweep: {limits..movetime: [1s]}\nlimits: {depth: 1}\n" + twoEngines,
+			[]string{`x.yaml:1: sweep.limits..movetime: "limits..movetime" is not a key path`}},
+		{"sweep values not a list", "sweep: {games: 4}\nlimits: {depth: 1}\n" + twoEngines,
+			[]string{`x.yaml:1: sweep.games: expected a non-empty list of values, got "4"`}},
+		{"sweep duplicate value", "sweep:\n  games:\n    - 2\n    - 2\nlimits: {depth: 1}\n" + twoEngines,
+			[]string{`x.yaml:4: sweep.games: value 2 listed twice (first on line 3)`}},
+		{"sweep bad value", "sweep:\n  limits.movetime:\n    - 1s\n    - fast\n" + twoEngines,
+			[]string{`x.yaml:4: limits.movetime: "fast" is not a duration`, `(sweep setting 2: limits.movetime = fast)`}},
+		{"sweep unknown subkey", "sweep:\n  limits.movetim: [1s]\n" + twoEngines,
+			[]string{`x.yaml:2: limits.movetim: unknown key "movetim" (valid keys: movetime, nodes, depth, tc)`, `(sweep setting 1: limits.movetim = 1s)`}},
+		{"sweep engine index", "sweep:\n  engines[2].options.max_depth: [1]\nlimits: {depth: 1}\n" + twoEngines,
+			[]string{`x.yaml:2: sweep.engines[2].options.max_depth: engines[2] does not exist (the list has 2 elements)`}},
+		{"sweep bad option value", "sweep:\n  engines[0].options.max_depth: [3, deep]\nlimits: {depth: 1}\n" + twoEngines,
+			[]string{`x.yaml:2: engines[0].options.max_depth:`, `"deep" is not an integer`, `(sweep setting 2: engines[0].options.max_depth = deep)`}},
+		{"sweep into judge off", "sweep: {judge.depth: [4]}\njudge: off\nlimits: {depth: 1}\n" + twoEngines,
+			[]string{`x.yaml:1: sweep.judge.depth: judge is "off", not a mapping`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -242,5 +309,103 @@ func TestConfigOpeningsPath(t *testing.T) {
 	}
 	if want := filepath.Join(dir, "book.epd"); cfg.Openings.File != want {
 		t.Errorf("openings file = %q, want %q", cfg.Openings.File, want)
+	}
+}
+
+// The new keys resolve to explicit values that config.yaml keeps.
+func TestConfigTournamentKeysRoundTrip(t *testing.T) {
+	cfg, err := Parse("t.yaml", []byte("limits: {depth: 1}\n"+threeEngines))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Format != FormatRoundRobin || cfg.Anchor != "A" || !cfg.Pairs || cfg.SPRT != nil {
+		t.Errorf("defaults for 3 engines: format %q anchor %q pairs %v sprt %v", cfg.Format, cfg.Anchor, cfg.Pairs, cfg.SPRT)
+	}
+	text := "format: gauntlet\nanchor: C\npairs: false\nlimits: {depth: 1}\n" + threeEngines +
+		"openings: {file: " + exampleBookPath + ", order: random, start: 2}\n"
+	cfg, err = Parse("t.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Format != FormatGauntlet || cfg.Anchor != "C" || cfg.Pairs || cfg.Openings.Start != 2 {
+		t.Errorf("parsed %q %q %v %+v", cfg.Format, cfg.Anchor, cfg.Pairs, cfg.Openings)
+	}
+	two, err := Parse("t.yaml", []byte("limits: {depth: 1}\nsprt: {elo0: -5, elo1: 5, model: logistic}\n"+twoEngines))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if two.Format != FormatMatch || *two.SPRT != (tracker.SPRT{Elo0: -5, Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: tracker.ModelLogistic}) {
+		t.Errorf("match with SPRT: format %q, sprt %+v (defaults filled in)", two.Format, two.SPRT)
+	}
+	for _, c := range []*Config{cfg, two} {
+		data, err := c.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := Parse("t.yaml", data)
+		if err != nil {
+			t.Fatalf("resolved config does not load back: %v\n%s", err, data)
+		}
+		if !reflect.DeepEqual(c, again) {
+			t.Errorf("round trip changed the config:\n%+v\n%+v\n%s", c, again, data)
+		}
+	}
+}
+
+// A sweep resolves one full config per value; the swept key may be missing
+// from the file (it is created) and values may be mappings.
+func TestConfigSweep(t *testing.T) {
+	cfg, err := Parse("x/sw.yaml", []byte(`
+sweep:
+  engines[1].options.max_depth: [2, 3]
+limits: {depth: 1}
+engines:
+  - {name: A, engine: heuristic}
+  - {name: B, engine: heuristic}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := cfg.Sweep
+	if s == nil || s.Key != "engines[1].options.max_depth" || !reflect.DeepEqual(s.Values, []string{"2", "3"}) || len(s.Configs) != 2 {
+		t.Fatalf("sweep %+v", s)
+	}
+	for i, want := range []string{"2", "3"} {
+		c := s.Configs[i]
+		if c.Engines[1].Options["max_depth"] != want || c.Engines[0].Options["max_depth"] != "10" || c.Sweep != nil {
+			t.Errorf("setting %d: options %v / %v", i+1, c.Engines[0].Options, c.Engines[1].Options)
+		}
+		if c.Name != "sw engines[1].options.max_depth="+want {
+			t.Errorf("setting %d: name %q", i+1, c.Name)
+		}
+	}
+	if cfg.Name != "sw" {
+		t.Errorf("sweep name %q, want sw", cfg.Name)
+	}
+
+	cfg, err = Parse("x/sw.yaml", []byte("sweep:\n  limits: [{depth: 2}, {nodes: 500, depth: 0}]\nlimits: {depth: 1}\n"+twoEngines))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.Sweep.Values; !reflect.DeepEqual(got, []string{"{depth: 2}", "{nodes: 500, depth: 0}"}) {
+		t.Errorf("mapping values described as %q", got)
+	}
+	if l := cfg.Sweep.Configs[1].Engines[0].Limits; l.Nodes != 500 || l.Depth != 0 {
+		t.Errorf("setting 2 limits %+v, want nodes 500 only", l)
+	}
+	cfg, err = Parse("x/sw.yaml", []byte("sweep: {limits.movetime: [0.5, 2s]}\n"+twoEngines))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := cfg.Sweep.Configs[1].Engines[1].Limits.MoveTime; l.D() != 2*time.Second {
+		t.Errorf("created limits.movetime = %v, want 2s", l)
+	}
+	for v, want := range map[string]float64{"0.5": 0.5, "2s": 2, "1m": 60, "8": 8} {
+		if x := sweepX(v); x == nil || *x != want {
+			t.Errorf("sweepX(%q) = %v, want %v", v, x, want)
+		}
+	}
+	if x := sweepX("40/60+1"); x != nil {
+		t.Errorf("sweepX of a time control = %v, want nil", *x)
 	}
 }

@@ -15,6 +15,7 @@ import (
 type gameSpec struct {
 	Number       int // 1-based
 	White, Black int // indices into Config.Engines
+	Pair         int // 1-based game pair of the schedule; 0: the game has no partner
 	Opening      *Opening
 }
 
@@ -46,6 +47,7 @@ func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply in
 			Game:  spec.Number,
 			White: r.cfg.Engines[spec.White].Name,
 			Black: r.cfg.Engines[spec.Black].Name,
+			Pair:  spec.Pair,
 			Start: time.Now().UTC().Truncate(time.Second),
 		},
 	}

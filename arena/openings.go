@@ -32,7 +32,7 @@ func LoadOpenings(cfg OpeningsConfig) ([]Opening, error) {
 	}
 	defer f.Close()
 	var ops []Opening
-	if strings.EqualFold(filepath.Ext(cfg.File), ".pgn") {
+	if isPGN(cfg.File) {
 		ops, err = pgnOpenings(f, cfg.File, cfg.Plies)
 	} else {
 		ops, err = epdOpenings(f, cfg.File)
@@ -45,6 +45,9 @@ func LoadOpenings(cfg OpeningsConfig) ([]Opening, error) {
 	}
 	return ops, nil
 }
+
+// isPGN reports whether a book is read as PGN (by its extension).
+func isPGN(file string) bool { return strings.EqualFold(filepath.Ext(file), ".pgn") }
 
 func epdOpenings(f *os.File, name string) ([]Opening, error) {
 	var ops []Opening
@@ -160,24 +163,27 @@ func replayFEN(fen string, moves []string) (string, error) {
 	return g.Position().String(), nil
 }
 
-// openingOrder returns the opening index for each opening pair of the
-// schedule: sequential (wrapping around) or a seeded shuffle, reshuffled
-// each time the book is used up.
-func openingOrder(n, pairs int, order string, seed int64) []int {
-	idx := make([]int, pairs)
+// openingOrder returns the opening index of each of count uses of a book
+// of n openings: the book's order from opening start (1-based), wrapping
+// around, or with order random a seeded shuffle, reshuffled each time the
+// book is used up, read from position start of that sequence.
+func openingOrder(n, count int, order string, start int, seed int64) []int {
+	idx := make([]int, count)
+	offset := max(start-1, 0) // 0 in configs resolved before start existed
 	if order != "random" {
 		for i := range idx {
-			idx[i] = i % n
+			idx[i] = (offset + i) % n
 		}
 		return idx
 	}
 	r := rand.New(rand.NewPCG(uint64(seed), 0x6f70656e696e6773)) // "openings"
-	var perm []int
+	var perms [][]int
 	for i := range idx {
-		if i%n == 0 {
-			perm = r.Perm(n)
+		p := offset + i
+		for len(perms) <= p/n {
+			perms = append(perms, r.Perm(n))
 		}
-		idx[i] = perm[i%n]
+		idx[i] = perms[p/n][p%n]
 	}
 	return idx
 }

@@ -19,9 +19,12 @@ const (
 // GameRecord is one finished game: what games.jsonl holds per line, and
 // what a resumed run reloads.
 type GameRecord struct {
-	Game        int          `json:"game"` // 1-based
-	White       string       `json:"white"`
-	Black       string       `json:"black"`
+	Game  int    `json:"game"` // 1-based
+	White string `json:"white"`
+	Black string `json:"black"`
+	// Pair numbers the game pairs of the schedule (1-based; the two games
+	// of a pair share an opening with the colours swapped); 0: unpaired.
+	Pair        int          `json:"pair,omitempty"`
 	WhiteID     string       `json:"white_id,omitempty"` // the engines' UCI id names
 	BlackID     string       `json:"black_id,omitempty"`
 	Opening     string       `json:"opening,omitempty"`
@@ -41,6 +44,8 @@ type GameRecord struct {
 	// JudgeEvals is the number of Stockfish searches the judge ran for the
 	// game (positions already cached or decided by the rules cost none).
 	JudgeEvals int `json:"judge_evals,omitempty"`
+	// LLR is the SPRT's log-likelihood ratio after this game (with sprt:).
+	LLR *float64 `json:"llr,omitempty"`
 }
 
 // MoveRecord is one ply as measured by the arena and judged by the tracker.

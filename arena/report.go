@@ -18,6 +18,7 @@ func writeMatchConfig(w io.Writer, cfg *Config, date time.Time, games int, dir s
 	for i, e := range cfg.Engines {
 		fmt.Fprintf(w, "Engine %d: %s (%s)\n", i+1, e.Name, engineDescription(e))
 	}
+	fmt.Fprintf(w, "Format: %s\n", formatLine(cfg))
 	fmt.Fprintf(w, "Games: %d\n", games)
 	fmt.Fprintf(w, "Time Limit: %s\n", timeLimitLine(cfg))
 	if cfg.MaxMoves > 0 {
@@ -25,10 +26,13 @@ func writeMatchConfig(w io.Writer, cfg *Config, date time.Time, games int, dir s
 	} else {
 		fmt.Fprintln(w, "Max Moves: none")
 	}
-	if o := cfg.Openings; o != nil {
-		fmt.Fprintf(w, "Openings: %s (%s; each opening played with both colours)\n", o.File, o.Order)
-	} else {
-		fmt.Fprintln(w, "Openings: none (standard start position)")
+	fmt.Fprintf(w, "Openings: %s\n", openingsLine(cfg))
+	if s := cfg.SPRT; s != nil {
+		unit := "W-D-L"
+		if cfg.Pairs {
+			unit = "game pairs (pentanomial)"
+		}
+		fmt.Fprintf(w, "SPRT: %s, from %s; the match stops when it decides\n", s, unit)
 	}
 	if cfg.Judge.Off {
 		fmt.Fprintln(w, "Stockfish Eval Depth: off (judge: off, no ACPL)")
@@ -42,6 +46,42 @@ func writeMatchConfig(w io.Writer, cfg *Config, date time.Time, games int, dir s
 	if dir != "" {
 		fmt.Fprintf(w, "Output: %s\n", dir)
 	}
+}
+
+// formatLine describes the tournament format and its pairings.
+func formatLine(cfg *Config) string {
+	f := cfg.format()
+	n := len(pairings(cfg))
+	switch f {
+	case FormatMatch:
+		return fmt.Sprintf("match (%d games)", cfg.Games)
+	case FormatGauntlet:
+		return fmt.Sprintf("gauntlet: %s against each of the %d others, %d games per pairing", cfg.Engines[0].Name, n, cfg.Games)
+	}
+	return fmt.Sprintf("round-robin: %d engines, %d pairings, %d games per pairing", len(cfg.Engines), n, cfg.Games)
+}
+
+// openingsLine describes the book and how it is used.
+func openingsLine(cfg *Config) string {
+	pairs := "each opening played with both colours (game pairs)"
+	if !cfg.Pairs {
+		pairs = "one opening per game, colours alternating"
+	}
+	o := cfg.Openings
+	if o == nil {
+		if cfg.Pairs {
+			return "none (standard start position; games in pairs with the colours swapped)"
+		}
+		return "none (standard start position; colours alternating)"
+	}
+	how := o.Order
+	if o.Start > 1 {
+		how += fmt.Sprintf(" from opening %d", o.Start)
+	}
+	if o.Plies > 0 {
+		how += fmt.Sprintf(", first %d plies of each game", o.Plies)
+	}
+	return fmt.Sprintf("%s (%s; %s)", o.File, how, pairs)
 }
 
 // engineDescription names what runs behind an engine entry and the options
@@ -191,6 +231,10 @@ func (p *progress) gameDone(g *GameRecord, s *Summary) {
 	} else if g.JudgeError != "" {
 		judge = ", judge failed: " + g.JudgeError
 	}
-	fmt.Fprintf(p.w, "Game %d/%d: %s vs %s %s {%s} %d plies, %.1fs%s | %s\n",
-		g.Game, p.total, g.White, g.Black, g.Result, g.Reason, g.Plies, g.Duration, judge, scoreLine(s))
+	sprt := ""
+	if s.SPRT != nil {
+		sprt = fmt.Sprintf(" | LLR %s (%.2f, %+.2f)", fmtLLR(g.LLR), s.SPRT.Lower, s.SPRT.Upper)
+	}
+	fmt.Fprintf(p.w, "Game %d/%d: %s vs %s %s {%s} %d plies, %.1fs%s | %s%s\n",
+		g.Game, p.total, g.White, g.Black, g.Result, g.Reason, g.Plies, g.Duration, judge, scoreLine(s), sprt)
 }

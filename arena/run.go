@@ -33,10 +33,15 @@ type Options struct {
 type InterruptedError struct {
 	Dir         string
 	Done, Total int
+	Unit        string // what Done and Total count: "games" (when empty) or "settings" of a sweep
 }
 
 func (e *InterruptedError) Error() string {
-	return fmt.Sprintf("interrupted after %d of %d games; resume with: arena run --resume %s", e.Done, e.Total, e.Dir)
+	unit := e.Unit
+	if unit == "" {
+		unit = "games"
+	}
+	return fmt.Sprintf("interrupted after %d of %d %s; resume with: arena run --resume %s", e.Done, e.Total, unit, e.Dir)
 }
 
 // Run plays the match cfg describes and writes its results into a new run
@@ -118,40 +123,6 @@ func newRunDir(root, name string, now time.Time) (string, error) {
 	}
 }
 
-// schedule lists every game of the match. Each pairing of engines plays
-// cfg.Games games; consecutive games of a pairing share an opening with the
-// colours swapped. Pairings take turns, two games at a time, so that an
-// interrupted tournament is balanced.
-func schedule(cfg *Config, openings []Opening) []gameSpec {
-	type pair struct{ a, b int }
-	var pairs []pair
-	for a := range cfg.Engines {
-		for b := a + 1; b < len(cfg.Engines); b++ {
-			pairs = append(pairs, pair{a, b})
-		}
-	}
-	var order []int
-	if len(openings) > 0 {
-		order = openingOrder(len(openings), (cfg.Games+1)/2, cfg.Openings.Order, cfg.Seed)
-	}
-	var games []gameSpec
-	for k := 0; k < cfg.Games; k += 2 {
-		for _, p := range pairs {
-			for i := k; i < min(k+2, cfg.Games); i++ {
-				g := gameSpec{Number: len(games) + 1, White: p.a, Black: p.b}
-				if i%2 == 1 {
-					g.White, g.Black = p.b, p.a
-				}
-				if order != nil {
-					g.Opening = &openings[order[i/2]]
-				}
-				games = append(games, g)
-			}
-		}
-	}
-	return games
-}
-
 // runner holds a match in progress.
 type runner struct {
 	cfg     *Config
@@ -185,6 +156,9 @@ func run(ctx context.Context, cfg *Config, dir string, done []*GameRecord, opt O
 			return nil, fmt.Errorf("%s: recorded game %d (%s vs %s) does not match the config's schedule (%s vs %s)",
 				dir, g.Game, g.White, g.Black, cfg.Engines[s.White].Name, cfg.Engines[s.Black].Name)
 		}
+		// Records written before games carried their pair number get it
+		// from the schedule they were played by.
+		g.Pair = s.Pair
 	}
 	started := time.Now().UTC().Truncate(time.Second)
 	if len(done) > 0 {
@@ -264,6 +238,9 @@ func run(ctx context.Context, cfg *Config, dir string, done []*GameRecord, opt O
 	}
 	prog := &progress{w: stdout, terminal: opt.Terminal, total: len(games), start: time.Now(), done0: len(done)}
 	for _, spec := range games[len(done):] {
+		if sum.SPRT.Decided() {
+			break
+		}
 		prog.live(len(done), sum, spec.Number, 0)
 		rec, err := r.playGame(ctx, spec, func(ply int) { prog.live(len(done), sum, spec.Number, ply) })
 		if err != nil {
@@ -277,6 +254,9 @@ func run(ctx context.Context, cfg *Config, dir string, done []*GameRecord, opt O
 			}
 		}
 		done = append(done, rec)
+		if cfg.SPRT != nil {
+			rec.LLR = sprtStatus(cfg, done).LLR
+		}
 		if err := out.appendGame(rec, done); err != nil {
 			return sum, err
 		}
@@ -288,6 +268,9 @@ func run(ctx context.Context, cfg *Config, dir string, done []*GameRecord, opt O
 		if ctx.Err() != nil {
 			return sum, &InterruptedError{Dir: dir, Done: len(done), Total: len(games)}
 		}
+	}
+	if sum.SPRT.Decided() {
+		fmt.Fprintf(stdout, "Match stopped after %d of %d games: %s\n", len(done), len(games), sum.SPRT)
 	}
 	fmt.Fprintln(stdout)
 	fmt.Fprintln(stdout, "=== RESULTS ===")

@@ -2,12 +2,14 @@ package arena
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,22 +25,35 @@ const JudgeTiming = "after each game"
 
 // Summary is summary.json: the match's aggregates, rewritten after every game.
 type Summary struct {
-	Name         string          `json:"name"`
-	RunDir       string          `json:"run_dir"`
-	Started      time.Time       `json:"started"`
-	Updated      time.Time       `json:"updated"`
-	Complete     bool            `json:"complete"`
+	Name     string    `json:"name"`
+	RunDir   string    `json:"run_dir"`
+	Started  time.Time `json:"started"`
+	Updated  time.Time `json:"updated"`
+	Format   string    `json:"format"` // match, round-robin or gauntlet
+	Complete bool      `json:"complete"`
+	// Stopped says why a complete match ended before its schedule (an
+	// SPRT decided); empty otherwise.
+	Stopped      string          `json:"stopped,omitempty"`
 	GamesPlanned int             `json:"games_planned"`
 	GamesPlayed  int             `json:"games_played"`
 	MaxMoves     int             `json:"max_moves"`
 	TimeMargin   string          `json:"time_margin"`
 	Openings     string          `json:"openings,omitempty"`
+	GamePairs    bool            `json:"game_pairs"` // the config's pairs: games 2k-1 and 2k of a pairing share an opening
 	Judge        JudgeSummary    `json:"judge"`
 	Versions     Versions        `json:"versions"`
 	Engines      []EngineSummary `json:"engines"`
 	// Pairs holds the Elo difference of the first engine of each pairing
 	// over the second, with its 95% interval and LOS.
 	Pairs []PairSummary `json:"pairs"`
+	// Crosstable is every scheduled pairing's W-D-L (0-0-0 until played).
+	Crosstable *Crosstable `json:"crosstable"`
+	// Ratings is the maximum-likelihood fit of all games, the anchor at 0
+	// (null before the first game); RatingsError says why a fit failed.
+	Ratings      *tracker.Ratings `json:"ratings"`
+	RatingsError string           `json:"ratings_error,omitempty"`
+	// SPRT is the test's state when the config has sprt:.
+	SPRT  *SPRTSummary  `json:"sprt,omitempty"`
 	Games []GameSummary `json:"games"`
 }
 
@@ -114,11 +129,15 @@ type PairSummary struct {
 	A   string            `json:"a"`
 	B   string            `json:"b"`
 	Elo tracker.EloResult `json:"elo"` // from A's side
+	// Penta is the statistics of the complete game pairs (pentanomial
+	// counts from A's side); absent without pairs.
+	Penta *tracker.PentaResult `json:"penta,omitempty"`
 }
 
 // GameSummary is one game in summary.json.
 type GameSummary struct {
 	Game          int      `json:"game"`
+	Pair          int      `json:"pair,omitempty"` // game pair (see GameRecord.Pair)
 	White         string   `json:"white"`
 	Black         string   `json:"black"`
 	Opening       string   `json:"opening,omitempty"`
@@ -132,6 +151,7 @@ type GameSummary struct {
 	WhiteAccuracy *float64 `json:"white_accuracy"`
 	BlackAccuracy *float64 `json:"black_accuracy"`
 	JudgeError    string   `json:"judge_error,omitempty"`
+	LLR           *float64 `json:"llr,omitempty"` // the SPRT's LLR after this game
 }
 
 // arenaVersion is the module version or VCS revision the binary was built from.
@@ -162,7 +182,9 @@ func summarize(cfg *Config, dir string, started time.Time, planned int, games []
 		RunDir:       dir,
 		Started:      started,
 		Updated:      time.Now().UTC().Truncate(time.Second),
+		Format:       cfg.format(),
 		Complete:     len(games) >= planned,
+		GamePairs:    cfg.Pairs,
 		GamesPlanned: planned,
 		GamesPlayed:  len(games),
 		MaxMoves:     cfg.MaxMoves,
@@ -200,8 +222,10 @@ func summarize(cfg *Config, dir string, started time.Time, planned int, games []
 			s.Versions.Engines[e.Name] = id
 		}
 	}
-	type pairKey struct{ a, b int }
+	type pairKey = [2]int
 	wdl := map[pairKey]*[3]int{}
+	penta := map[pairKey]*tracker.Penta{}
+	open := map[int]*GameRecord{} // first game of each game pair not yet complete
 	var pairOrder []pairKey
 	for _, g := range games {
 		w, b := index[g.White], index[g.Black]
@@ -211,8 +235,8 @@ func summarize(cfg *Config, dir string, started time.Time, planned int, games []
 				s.Engines[index[id.name]].ID = id.id
 			}
 		}
-		gs := GameSummary{Game: g.Game, White: g.White, Black: g.Black, Opening: g.Opening, Result: g.Result,
-			Termination: g.Termination, Reason: g.Reason, Plies: g.Plies, Duration: g.Duration, JudgeError: g.JudgeError}
+		gs := GameSummary{Game: g.Game, Pair: g.Pair, White: g.White, Black: g.Black, Opening: g.Opening, Result: g.Result,
+			Termination: g.Termination, Reason: g.Reason, Plies: g.Plies, Duration: g.Duration, JudgeError: g.JudgeError, LLR: g.LLR}
 		if g.WhiteStats != nil && g.WhiteStats.Moves > 0 {
 			gs.WhiteACPL, gs.WhiteAccuracy = ptr(g.WhiteStats.ACPL), ptr(g.WhiteStats.Accuracy)
 			sums[w].judge.Add(*g.WhiteStats)
@@ -253,6 +277,19 @@ func summarize(cfg *Config, dir string, started time.Time, planned int, games []
 		k, flip := pairKey{w, b}, false
 		if w > b {
 			k, flip = pairKey{b, w}, true
+		}
+		if g.Pair != 0 {
+			if prev := open[g.Pair]; prev != nil {
+				if penta[k] == nil {
+					penta[k] = &tracker.Penta{}
+				}
+				first := cfg.Engines[k[0]].Name
+				// Scores are 0, 0.5 or 1, which AddPair accepts.
+				_ = penta[k].AddPair(prev.score(first), g.score(first))
+				delete(open, g.Pair)
+			} else {
+				open[g.Pair] = g
+			}
 		}
 		if wdl[k] == nil {
 			wdl[k] = &[3]int{}
@@ -302,7 +339,20 @@ func summarize(cfg *Config, dir string, started time.Time, planned int, games []
 	}
 	for _, k := range pairOrder {
 		r := wdl[k]
-		s.Pairs = append(s.Pairs, PairSummary{A: cfg.Engines[k.a].Name, B: cfg.Engines[k.b].Name, Elo: tracker.Elo(r[0], r[1], r[2])})
+		ps := PairSummary{A: cfg.Engines[k[0]].Name, B: cfg.Engines[k[1]].Name, Elo: tracker.Elo(r[0], r[1], r[2])}
+		if p := penta[k]; p != nil {
+			ps.Penta = ptr(tracker.EloPenta(*p))
+		}
+		s.Pairs = append(s.Pairs, ps)
+	}
+	s.Crosstable = crosstable(cfg, wdl)
+	var err error
+	if s.Ratings, err = fitRatings(cfg, wdl); err != nil {
+		s.RatingsError = err.Error()
+	}
+	if s.SPRT = sprtStatus(cfg, games); s.SPRT.Decided() {
+		s.Complete = true
+		s.Stopped = "SPRT " + s.SPRT.Status
 	}
 	return s
 }
@@ -340,26 +390,138 @@ func fmtOpt(p *float64, format string) string {
 	return fmt.Sprintf(format, *p)
 }
 
-// WriteTable prints the results table and, per pairing, the Elo difference
-// with its 95% interval and the likelihood of superiority.
-func (s *Summary) WriteTable(w io.Writer) error {
-	t := tablewriter.NewTable(w,
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: rightFrom(1, len(tableHeader))}),
-	)
-	t.Header(toAny(tableHeader)...)
-	if err := t.Bulk(s.tableRows()); err != nil {
+// renderTable prints a table: boxed for the terminal, or in Markdown.
+// Columns from rightFrom on are right-aligned.
+func renderTable(w io.Writer, markdown bool, header []string, rows [][]string, rightFromCol int) error {
+	opts := []tablewriter.Option{tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: rightFrom(rightFromCol, len(header))})}
+	if markdown {
+		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()))
+	}
+	t := tablewriter.NewTable(w, opts...)
+	t.Header(toAny(header)...)
+	if err := t.Bulk(rows); err != nil {
 		return err
 	}
-	if err := t.Render(); err != nil {
+	return t.Render()
+}
+
+// WriteTable prints the results table and, per pairing, the Elo difference
+// with its 95% interval and the likelihood of superiority (and the same from
+// the game pairs); for more than two engines the crosstable and the rating
+// table; and the SPRT's state.
+func (s *Summary) WriteTable(w io.Writer) error {
+	return s.writeResults(w, false)
+}
+
+// writeResults writes what WriteTable prints, or its Markdown version.
+func (s *Summary) writeResults(w io.Writer, markdown bool) error {
+	bullet := ""
+	if markdown {
+		bullet = "- "
+	}
+	if err := renderTable(w, markdown, tableHeader, s.tableRows(), 1); err != nil {
 		return err
+	}
+	if markdown && len(s.Pairs) > 0 {
+		fmt.Fprintln(w)
 	}
 	for _, p := range s.Pairs {
-		if _, err := fmt.Fprintln(w, p.eloLine()); err != nil {
+		fmt.Fprintf(w, "%s%s\n", bullet, p.eloLine())
+		if p.Penta != nil {
+			fmt.Fprintf(w, "%s%s\n", bullet, p.pentaLine())
+		}
+	}
+	if len(s.Engines) > 2 && s.Crosstable != nil {
+		fmt.Fprintf(w, "\nCrosstable (points/games (+wins =draws -losses) of the row engine):\n")
+		if markdown {
+			fmt.Fprintln(w)
+		}
+		if err := renderTable(w, markdown, s.Crosstable.header(), s.Crosstable.rows(), 1); err != nil {
 			return err
 		}
 	}
+	if len(s.Engines) > 2 && s.Ratings != nil {
+		fmt.Fprintf(w, "\nRatings (maximum likelihood over all games, %s = 0; ± is half the 95%% interval):\n", s.Ratings.Anchor)
+		if markdown {
+			fmt.Fprintln(w)
+		}
+		if err := renderTable(w, markdown, ratingsHeader, ratingRows(s.Ratings), 2); err != nil {
+			return err
+		}
+	}
+	if s.RatingsError != "" {
+		fmt.Fprintf(w, "%sRatings: %s\n", bullet, s.RatingsError)
+	}
+	if s.SPRT != nil {
+		if markdown {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s%s\n", bullet, s.SPRT)
+	}
 	return nil
+}
+
+func (c *Crosstable) header() []string {
+	return append(append([]string{"Engine"}, c.Engines...), "Points", "Games")
+}
+
+func (c *Crosstable) rows() [][]string {
+	var rows [][]string
+	for _, r := range c.Rows {
+		row := []string{r.Engine}
+		for _, cell := range r.Cells {
+			row = append(row, cell.String())
+		}
+		rows = append(rows, append(row, fmtPoints(r.Points), fmt.Sprint(r.Games)))
+	}
+	return rows
+}
+
+var ratingsHeader = []string{"Rank", "Engine", "Elo", "± 95%", "Games", "Points", "Score %"}
+
+// ratingRows lists the ratings best first (undefined ones last).
+func ratingRows(r *tracker.Ratings) [][]string {
+	players := slices.Clone(r.Players)
+	key := func(x tracker.Rating) float64 {
+		if math.IsNaN(x.Elo) {
+			return math.Inf(-1)
+		}
+		return x.Elo
+	}
+	slices.SortStableFunc(players, func(a, b tracker.Rating) int { return cmp.Compare(key(b), key(a)) })
+	var rows [][]string
+	for i, p := range players {
+		name, margin := p.Name, "-"
+		switch {
+		case p.Name == r.Anchor:
+			name += " (anchor)"
+		case !math.IsNaN(p.SE) && !math.IsInf(p.Elo, 0) && !math.IsNaN(p.Elo):
+			margin = fmt.Sprintf("%.1f", (p.High-p.Low)/2)
+		}
+		score := "-"
+		if p.Games > 0 {
+			score = fmt.Sprintf("%.1f", 100*p.Points/float64(p.Games))
+		}
+		rows = append(rows, []string{fmt.Sprint(i + 1), name, fmtRating(p.Elo), margin, fmt.Sprint(p.Games), fmtPoints(p.Points), score})
+	}
+	return rows
+}
+
+// fmtRating is an Elo value with its sign, "+inf"/"-inf" when unbounded and
+// "n/a" when undefined.
+func fmtRating(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "n/a"
+	case math.IsInf(x, 1):
+		return "+inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	case x == 0:
+		return "0"
+	}
+	return fmt.Sprintf("%+.1f", x)
 }
 
 func rightFrom(first, n int) []tw.Align {
@@ -388,6 +550,13 @@ func (p PairSummary) eloLine() string {
 	return fmt.Sprintf("%s vs %s: +%d -%d =%d, %s", p.A, p.B, r.Wins, r.Losses, r.Draws, r)
 }
 
+// pentaLine is the same from the game pairs: "A vs B pairs: LL 0, LD 1,
+// DD+WL 2, WD 1, WW 0, Elo +0.0 [-97.3, +97.3] LOS 50.0% (4 pairs)".
+func (p PairSummary) pentaLine() string {
+	c := p.Penta.Counts
+	return fmt.Sprintf("%s vs %s pairs: LL %d, LD %d, DD+WL %d, WD %d, WW %d, %s", p.A, p.B, c.LL, c.LD, c.DD, c.WD, c.WW, p.Penta)
+}
+
 // Markdown returns summary.md: the configuration, the results table, the
 // pairings' Elo and one line per game.
 func (s *Summary) Markdown(cfg *Config) ([]byte, error) {
@@ -401,28 +570,31 @@ func (s *Summary) Markdown(cfg *Config) ([]byte, error) {
 		status = "in progress or interrupted"
 	}
 	fmt.Fprintf(&b, "%d of %d games played (%s); updated %s.\n\n", s.GamesPlayed, s.GamesPlanned, status, s.Updated.Format(time.RFC3339))
-	t := tablewriter.NewTable(&b, tablewriter.WithRenderer(renderer.NewMarkdown()), tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: rightFrom(1, len(tableHeader))}))
-	t.Header(toAny(tableHeader)...)
-	if err := t.Bulk(s.tableRows()); err != nil {
-		return nil, err
+	if s.Stopped != "" {
+		fmt.Fprintf(&b, "Stopped early: %s.\n\n", s.Stopped)
 	}
-	if err := t.Render(); err != nil {
+	if err := s.writeResults(&b, true); err != nil {
 		return nil, err
 	}
 	b.WriteString("\n")
-	for _, p := range s.Pairs {
-		fmt.Fprintf(&b, "- %s\n", p.eloLine())
-	}
-	if len(s.Pairs) > 0 {
-		b.WriteString("\n")
-	}
 	b.WriteString("## Games\n\n")
 	gt := tablewriter.NewTable(&b, tablewriter.WithRenderer(renderer.NewMarkdown()), tablewriter.WithHeaderAutoFormat(tw.Off))
-	gt.Header("Game", "White", "Black", "Result", "Termination", "Reason", "Plies", "White ACPL", "Black ACPL")
+	header := []string{"Game", "Pair", "White", "Black", "Opening", "Result", "Termination", "Reason", "Plies", "White ACPL", "Black ACPL"}
+	if s.SPRT != nil {
+		header = append(header, "LLR")
+	}
+	gt.Header(toAny(header)...)
 	for _, g := range s.Games {
-		if err := gt.Append([]string{fmt.Sprint(g.Game), g.White, g.Black, g.Result, g.Termination,
-			strings.ReplaceAll(g.Reason, "|", "/"), fmt.Sprint(g.Plies), fmtOpt(g.WhiteACPL, "%.1f"), fmtOpt(g.BlackACPL, "%.1f")}); err != nil {
+		pair := "-"
+		if g.Pair > 0 {
+			pair = fmt.Sprint(g.Pair)
+		}
+		row := []string{fmt.Sprint(g.Game), pair, g.White, g.Black, strings.ReplaceAll(g.Opening, "|", "/"), g.Result, g.Termination,
+			strings.ReplaceAll(g.Reason, "|", "/"), fmt.Sprint(g.Plies), fmtOpt(g.WhiteACPL, "%.1f"), fmtOpt(g.BlackACPL, "%.1f")}
+		if s.SPRT != nil {
+			row = append(row, fmtLLR(g.LLR))
+		}
+		if err := gt.Append(row); err != nil {
 			return nil, err
 		}
 	}

@@ -2,6 +2,7 @@ package arena
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -108,31 +109,62 @@ func TestPGNOpenings(t *testing.T) {
 
 func TestSchedule(t *testing.T) {
 	ops := []Opening{{FEN: "a"}, {FEN: "b"}, {FEN: "c"}}
-	cfg := &Config{Games: 5, Seed: 7, Openings: &OpeningsConfig{Order: "sequential"},
+	cfg := &Config{Games: 5, Seed: 7, Pairs: true, Openings: &OpeningsConfig{Order: "sequential", Start: 1},
 		Engines: []EngineConfig{{Name: "A"}, {Name: "B"}}}
-	var got []string
-	for _, g := range schedule(cfg, ops) {
-		got = append(got, cfg.Engines[g.White].Name+cfg.Engines[g.Black].Name+g.Opening.FEN)
+	show := func(cfg *Config, ops []Opening) []string {
+		var got []string
+		for _, g := range schedule(cfg, ops) {
+			s := fmt.Sprintf("%s%s%d", cfg.Engines[g.White].Name, cfg.Engines[g.Black].Name, g.Pair)
+			if g.Opening != nil {
+				s += g.Opening.FEN
+			}
+			got = append(got, s)
+		}
+		return got
 	}
-	if want := []string{"ABa", "BAa", "ABb", "BAb", "ABc"}; !reflect.DeepEqual(got, want) {
+	// Game pairs: each opening twice with the colours swapped; the odd
+	// last game has no partner (pair 0).
+	if got, want := show(cfg, ops), []string{"AB1a", "BA1a", "AB2b", "BA2b", "AB0c"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("two engines: %v, want %v", got, want)
 	}
+	// start: 3 begins with the third opening and wraps around.
+	cfg.Openings.Start = 3
+	if got, want := show(cfg, ops), []string{"AB1c", "BA1c", "AB2a", "BA2a", "AB0b"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("start 3: %v, want %v", got, want)
+	}
+	// pairs: false: a new opening every game, colours still alternating.
+	cfg.Pairs = false
+	if got, want := show(cfg, ops), []string{"AB0c", "BA0a", "AB0b", "BA0c", "AB0a"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("no pairs: %v, want %v", got, want)
+	}
+	cfg.Pairs, cfg.Openings.Start = true, 1
 
-	// Three engines: every pairing plays Games games, two at a time.
+	// Three engines: every pairing plays Games games, two at a time, and
+	// every pairing plays the same openings.
 	cfg.Engines = append(cfg.Engines, EngineConfig{Name: "C"})
 	cfg.Games = 2
-	got = nil
-	for _, g := range schedule(cfg, nil) {
-		got = append(got, cfg.Engines[g.White].Name+cfg.Engines[g.Black].Name)
+	if got, want := show(cfg, ops), []string{"AB1a", "BA1a", "AC2a", "CA2a", "BC3a", "CB3a"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("round robin: %v, want %v", got, want)
 	}
-	if want := []string{"AB", "BA", "AC", "CA", "BC", "CB"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("three engines: %v, want %v", got, want)
+	cfg.Games = 3
+	if got, want := show(cfg, nil), []string{"AB1", "BA1", "AC2", "CA2", "BC3", "CB3", "AB0", "AC0", "BC0"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("round robin, 3 games: %v, want %v", got, want)
+	}
+	// Gauntlet: the first engine against each of the others.
+	cfg.Format = FormatGauntlet
+	cfg.Engines = append(cfg.Engines, EngineConfig{Name: "D"})
+	cfg.Games = 2
+	if got, want := show(cfg, nil), []string{"AB1", "BA1", "AC2", "CA2", "AD3", "DA3"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("gauntlet: %v, want %v", got, want)
 	}
 
 	// Random order is a seeded permutation, reshuffled per pass over the book.
-	a := openingOrder(3, 6, "random", 7)
-	if b := openingOrder(3, 6, "random", 7); !reflect.DeepEqual(a, b) {
+	a := openingOrder(3, 6, "random", 1, 7)
+	if b := openingOrder(3, 6, "random", 1, 7); !reflect.DeepEqual(a, b) {
 		t.Errorf("same seed, different orders: %v, %v", a, b)
+	}
+	if c := openingOrder(3, 6, "random", 1, 8); reflect.DeepEqual(a, c) {
+		t.Errorf("seeds 7 and 8 give the same order %v", a)
 	}
 	for pass := range 2 {
 		seen := map[int]bool{}
@@ -142,6 +174,10 @@ func TestSchedule(t *testing.T) {
 		if len(seen) != 3 {
 			t.Errorf("pass %d of %v is not a permutation", pass, a)
 		}
+	}
+	// start reads the same shuffled sequence from a later position.
+	if b := openingOrder(3, 4, "random", 3, 7); !reflect.DeepEqual(b, a[2:6]) {
+		t.Errorf("random from start 3: %v, want %v (the sequence of start 1 from its third element)", b, a[2:6])
 	}
 }
 

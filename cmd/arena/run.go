@@ -29,6 +29,8 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "       arena run --resume DIR")
 		fmt.Fprintln(stderr, "\nPlays the games, judges them with Stockfish and writes games.pgn, moves.csv,")
 		fmt.Fprintln(stderr, "summary.json, summary.md and config.yaml into the run directory (see docs/arena.md).")
+		fmt.Fprintln(stderr, "A config with sweep: runs once per value, each in a subdirectory of DIR, and writes")
+		fmt.Fprintln(stderr, "the combined table to DIR/sweep.json and DIR/sweep.md; --resume DIR continues it.")
 		fs.PrintDefaults()
 	}
 	// Flags may come before or after the config file.
@@ -70,15 +72,22 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	}()
 	opt := arena.Options{Binary: binary, OutDir: *out, Stdout: stdout, Terminal: isTerminal(stdout)}
 
-	if *resume != "" {
+	switch {
+	case *resume != "" && arena.IsSweepDir(*resume):
+		_, err = arena.ResumeSweep(ctx, *resume, opt)
+	case *resume != "":
 		_, err = arena.Resume(ctx, *resume, opt)
-	} else {
+	default:
 		var cfg *arena.Config
 		if cfg, err = arena.Load(positional[0]); err != nil {
 			fmt.Fprintf(stderr, "arena run: %v\n", err)
 			return 1
 		}
-		_, err = arena.Run(ctx, cfg, opt)
+		if cfg.Sweep != nil {
+			_, err = arena.RunSweep(ctx, cfg, opt)
+		} else {
+			_, err = arena.Run(ctx, cfg, opt)
+		}
 	}
 	var ie *arena.InterruptedError
 	switch {

@@ -1,0 +1,554 @@
+package arena
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+	"gopkg.in/yaml.v3"
+)
+
+// Files of a sweep's parent directory (each setting has a run directory of
+// its own below it).
+const (
+	SweepJSON = "sweep.json"
+	SweepMD   = "sweep.md"
+)
+
+// Sweep is an experiment run once per value of one config key.
+type Sweep struct {
+	// Key is the dotted path of the swept key, as written in the config:
+	// "limits.movetime", "games", "engines[1].options.max_depth".
+	Key string
+	// Values describes each setting: a scalar as written ("1s"), anything
+	// else in YAML flow style ("{movetime: 1s}").
+	Values []string
+	// Configs is the resolved config of each setting; its Name is the
+	// sweep's name followed by "KEY=VALUE".
+	Configs []*Config
+}
+
+// notSweepable are the top-level keys a sweep cannot vary: the sweep itself
+// and where results go (every setting writes below the sweep's directory).
+var notSweepable = []string{"sweep", "output", "name"}
+
+// sweep decodes a config with a sweep: key. Every setting is the config with
+// the swept key set to one value, decoded and validated like a config of its
+// own, so an error names the file, the line (the value's own line in the
+// sweep list) and the key, followed by the setting.
+func (d *decoder) sweep(root *yaml.Node) (*Config, error) {
+	base := &yaml.Node{Kind: yaml.MappingNode, Tag: root.Tag, Line: root.Line, Column: root.Column}
+	var sweepKey, sweepNode *yaml.Node
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if k.Value != "sweep" {
+			base.Content = append(base.Content, k, v)
+			continue
+		}
+		if sweepKey != nil {
+			return nil, d.errorf(k, "sweep", "duplicate key (first set on line %d)", sweepKey.Line)
+		}
+		sweepKey, sweepNode = k, v
+	}
+	if sweepNode.Kind != yaml.MappingNode || len(sweepNode.Content) != 2 {
+		return nil, d.errorf(sweepNode, "sweep", "expected a mapping of one key to a list of values, e.g. sweep: {limits.movetime: [1s, 3s, 5s]}, got %s", kindName(sweepNode))
+	}
+	k, list := sweepNode.Content[0], sweepNode.Content[1]
+	path := "sweep." + k.Value
+	segs, err := parseKeyPath(k.Value)
+	if err != nil {
+		return nil, d.errorf(k, path, "%v", err)
+	}
+	if top := segs[0].key; !slices.Contains(topKeys, top) || slices.Contains(notSweepable, top) {
+		var valid []string
+		for _, t := range topKeys {
+			if !slices.Contains(notSweepable, t) {
+				valid = append(valid, t)
+			}
+		}
+		return nil, d.errorf(k, path, "cannot sweep %q (the key must start with one of: %s)", top, strings.Join(valid, ", "))
+	}
+	if list.Kind != yaml.SequenceNode || len(list.Content) == 0 {
+		return nil, d.errorf(list, path, "expected a non-empty list of values, got %s", kindName(list))
+	}
+	s := &Sweep{Key: k.Value}
+	seen := map[string]int{}
+	var baseName string
+	for i, v := range list.Content {
+		label := describeNode(v)
+		if line, dup := seen[label]; dup {
+			return nil, d.errorf(v, path, "value %s listed twice (first on line %d)", label, line)
+		}
+		seen[label] = v.Line
+		tree := copyNode(base)
+		if err := setPath(tree, segs, copyNode(v), k); err != nil {
+			return nil, d.errorf(v, path, "%v", err)
+		}
+		c := &Config{File: d.file}
+		if err := d.config(tree, c); err != nil {
+			return nil, fmt.Errorf("%w (sweep setting %d: %s = %s)", err, i+1, k.Value, label)
+		}
+		baseName = c.Name
+		c.Name = fmt.Sprintf("%s %s=%s", c.Name, k.Value, label)
+		s.Values = append(s.Values, label)
+		s.Configs = append(s.Configs, c)
+	}
+	first := *s.Configs[0]
+	first.Name = baseName
+	first.Sweep = s
+	return &first, nil
+}
+
+// keySeg is one step of a dotted key path: a mapping key, optionally
+// followed by a list index ("engines[1]").
+type keySeg struct {
+	key   string
+	index int // -1: none
+}
+
+var segRe = regexp.MustCompile(`^([^\[\]]+)(?:\[(\d+)\])?$`)
+
+// parseKeyPath splits "engines[1].options.max_depth" into its steps.
+func parseKeyPath(p string) ([]keySeg, error) {
+	var segs []keySeg
+	for _, part := range strings.Split(p, ".") {
+		m := segRe.FindStringSubmatch(part)
+		if m == nil {
+			return nil, fmt.Errorf("%q is not a key path (expected dotted keys with optional [index], e.g. limits.movetime or engines[1].options.max_depth)", p)
+		}
+		seg := keySeg{key: m[1], index: -1}
+		if m[2] != "" {
+			seg.index, _ = strconv.Atoi(m[2])
+		}
+		segs = append(segs, seg)
+	}
+	return segs, nil
+}
+
+// setPath sets the node at segs in the mapping root to value, creating
+// missing mappings on the way (with the line of at, the sweep's key, for
+// messages about them).
+func setPath(root *yaml.Node, segs []keySeg, value, at *yaml.Node) error {
+	cur := root
+	where := ""
+	for si, s := range segs {
+		last := si == len(segs)-1
+		where = join(where, s.key)
+		if cur.Kind != yaml.MappingNode {
+			return fmt.Errorf("%s is %s, not a mapping", strings.TrimSuffix(where, "."+s.key), kindName(cur))
+		}
+		i := -1
+		for j := 0; j+1 < len(cur.Content); j += 2 {
+			if cur.Content[j].Value == s.key {
+				i = j
+				break
+			}
+		}
+		switch {
+		case i < 0 && s.index >= 0:
+			return fmt.Errorf("%s is not set, so it has no element [%d]", where, s.index)
+		case i < 0:
+			next := value
+			if !last {
+				next = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: at.Line, Column: at.Column}
+			}
+			key := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s.key, Line: at.Line, Column: at.Column}
+			cur.Content = append(cur.Content, key, next)
+			cur = next
+			continue
+		case last && s.index < 0:
+			cur.Content[i+1] = value
+			return nil
+		}
+		cur = cur.Content[i+1]
+		if s.index >= 0 {
+			where = fmt.Sprintf("%s[%d]", where, s.index)
+			if cur.Kind != yaml.SequenceNode {
+				return fmt.Errorf("%s is %s, not a list", strings.TrimSuffix(where, fmt.Sprintf("[%d]", s.index)), kindName(cur))
+			}
+			if s.index >= len(cur.Content) {
+				return fmt.Errorf("%s does not exist (the list has %d elements)", where, len(cur.Content))
+			}
+			if last {
+				cur.Content[s.index] = value
+				return nil
+			}
+			cur = cur.Content[s.index]
+		}
+	}
+	return nil
+}
+
+// copyNode deep-copies a YAML tree, so that each setting edits its own.
+func copyNode(n *yaml.Node) *yaml.Node {
+	c := *n
+	c.Content = make([]*yaml.Node, len(n.Content))
+	for i, ch := range n.Content {
+		c.Content[i] = copyNode(ch)
+	}
+	return &c
+}
+
+// describeNode is a sweep value as text: a scalar as written, anything else
+// in YAML flow style.
+func describeNode(n *yaml.Node) string {
+	if n.Kind == yaml.ScalarNode {
+		return n.Value
+	}
+	c := copyNode(n)
+	var flow func(*yaml.Node)
+	flow = func(x *yaml.Node) {
+		x.Style = yaml.FlowStyle
+		x.HeadComment, x.LineComment, x.FootComment = "", "", ""
+		for _, ch := range x.Content {
+			flow(ch)
+		}
+	}
+	flow(c)
+	out, err := yaml.Marshal(c)
+	if err != nil {
+		return fmt.Sprintf("(line %d)", n.Line)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// sweepX is a setting's value as a number for plots: a plain number as is,
+// a duration in seconds; nil for anything else.
+func sweepX(value string) *float64 {
+	if f, err := strconv.ParseFloat(value, 64); err == nil {
+		return &f
+	}
+	if d, err := ParseDuration(value); err == nil {
+		return ptr(d.Seconds())
+	}
+	return nil
+}
+
+// SweepSummary is sweep.json: the settings of a sweep, where their runs
+// are, and the combined table (one row per setting and engine). It is
+// written before the first game (it is what --resume reads) and rewritten
+// after every setting.
+type SweepSummary struct {
+	Name     string         `json:"name"`
+	RunDir   string         `json:"run_dir"`
+	Key      string         `json:"key"`
+	Started  time.Time      `json:"started"`
+	Updated  time.Time      `json:"updated"`
+	Complete bool           `json:"complete"`
+	Settings []SweepSetting `json:"settings"`
+	Rows     []SweepRow     `json:"rows"`
+}
+
+// SweepSetting is one value of the swept key and its run.
+type SweepSetting struct {
+	Setting      int      `json:"setting"` // 1-based
+	Value        string   `json:"value"`
+	X            *float64 `json:"x"`   // Value as a number (durations in seconds); null if not numeric
+	Dir          string   `json:"dir"` // the setting's run directory, relative to the sweep's
+	Complete     bool     `json:"complete"`
+	GamesPlayed  int      `json:"games_played"`
+	GamesPlanned int      `json:"games_planned"`
+	Stopped      string   `json:"stopped,omitempty"`
+}
+
+// SweepRow is one engine under one setting: its summary.json aggregates.
+type SweepRow struct {
+	Setting  int      `json:"setting"`
+	Value    string   `json:"value"`
+	X        *float64 `json:"x"`
+	Engine   string   `json:"engine"`
+	Games    int      `json:"games"`
+	Wins     int      `json:"wins"`
+	Draws    int      `json:"draws"`
+	Losses   int      `json:"losses"`
+	Points   float64  `json:"points"`
+	ScorePct float64  `json:"score_pct"`
+	Moves    int      `json:"moves"`
+	AvgTime  float64  `json:"avg_time_s"`
+	AvgNodes float64  `json:"avg_nodes"`
+	NPS      float64  `json:"nps"`
+	AvgDepth float64  `json:"avg_depth"`
+	AvgRAMMB float64  `json:"avg_ram_mb"`
+	ACPL     *float64 `json:"acpl"`
+	Accuracy *float64 `json:"accuracy"`
+}
+
+// IsSweepDir reports whether dir is the parent directory of a sweep.
+func IsSweepDir(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, SweepJSON))
+	return err == nil
+}
+
+// RunSweep runs every setting of cfg.Sweep, each as a run of its own in a
+// subdirectory of the sweep's directory (opt.OutDir, or a new
+// output.dir/NAME-TIMESTAMP), and writes the combined table to sweep.json
+// and sweep.md there. Every setting's directory and config.yaml are written
+// first, so an interrupted sweep resumes with ResumeSweep.
+func RunSweep(ctx context.Context, cfg *Config, opt Options) (*SweepSummary, error) {
+	if cfg.Sweep == nil {
+		return nil, errors.New("the config has no sweep: key")
+	}
+	dir := opt.OutDir
+	if dir == "" {
+		var err error
+		if dir, err = newRunDir(cfg.Output.Dir, cfg.Name, time.Now()); err != nil {
+			return nil, err
+		}
+	} else {
+		if IsSweepDir(dir) {
+			return nil, fmt.Errorf("%s already holds a sweep (%s exists); continue it with: arena run --resume %s", dir, SweepJSON, dir)
+		}
+		if err := os.MkdirAll(dir, dirPerm); err != nil {
+			return nil, fmt.Errorf("create sweep directory: %w", err)
+		}
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	ss := &SweepSummary{Name: cfg.Name, RunDir: dir, Key: cfg.Sweep.Key, Started: now, Updated: now, Rows: []SweepRow{}}
+	width := max(2, len(strconv.Itoa(len(cfg.Sweep.Configs))))
+	for i, c := range cfg.Sweep.Configs {
+		v := cfg.Sweep.Values[i]
+		last := cfg.Sweep.Key[strings.LastIndex(cfg.Sweep.Key, ".")+1:]
+		name := strings.Trim(unsafeName.ReplaceAllString(last+"-"+v, "-"), "-")
+		st := SweepSetting{Setting: i + 1, Value: v, X: sweepX(v), Dir: fmt.Sprintf("%0*d-%s", width, i+1, name)}
+		sub := filepath.Join(dir, st.Dir)
+		if err := os.MkdirAll(sub, dirPerm); err != nil {
+			return nil, fmt.Errorf("create %s: %w", sub, err)
+		}
+		if _, err := os.Stat(filepath.Join(sub, GamesFile)); err == nil {
+			return nil, fmt.Errorf("%s already holds a run (%s exists)", sub, GamesFile)
+		}
+		data, err := c.Marshal()
+		if err != nil {
+			return nil, err
+		}
+		if err := writeFileAtomic(filepath.Join(sub, ConfigFile), data); err != nil {
+			return nil, fmt.Errorf("write %s: %w", filepath.Join(sub, ConfigFile), err)
+		}
+		ss.Settings = append(ss.Settings, st)
+	}
+	if err := ss.write(); err != nil {
+		return nil, err
+	}
+	return continueSweep(ctx, ss, opt)
+}
+
+// ResumeSweep continues the sweep in dir: settings whose run is complete
+// are kept, an interrupted one is resumed, the others are started.
+func ResumeSweep(ctx context.Context, dir string, opt Options) (*SweepSummary, error) {
+	data, err := os.ReadFile(filepath.Join(dir, SweepJSON))
+	if err != nil {
+		return nil, fmt.Errorf("resume %s: %w", dir, err)
+	}
+	var ss SweepSummary
+	if err := json.Unmarshal(data, &ss); err != nil {
+		return nil, fmt.Errorf("resume %s: %s: %v", dir, SweepJSON, err)
+	}
+	if len(ss.Settings) == 0 {
+		return nil, fmt.Errorf("resume %s: %s lists no settings", dir, SweepJSON)
+	}
+	ss.RunDir = dir
+	return continueSweep(ctx, &ss, opt)
+}
+
+// continueSweep plays every setting whose run is not complete, in order.
+func continueSweep(ctx context.Context, ss *SweepSummary, opt Options) (*SweepSummary, error) {
+	stdout := opt.Stdout
+	if stdout == nil {
+		stdout = io.Discard
+	}
+	n := len(ss.Settings)
+	fmt.Fprintf(stdout, "=== SWEEP: %s over %s (%d settings) ===\n", ss.Key, strings.Join(ss.values(), ", "), n)
+	for i := range ss.Settings {
+		st := &ss.Settings[i]
+		sub := filepath.Join(ss.RunDir, st.Dir)
+		sum, err := readSummary(sub)
+		if err != nil {
+			return ss, err
+		}
+		if sum == nil || !sum.Complete {
+			fmt.Fprintf(stdout, "\n=== SWEEP SETTING %d/%d: %s = %s ===\n", i+1, n, ss.Key, st.Value)
+			subOpt := opt
+			subOpt.OutDir = sub
+			var runErr error
+			if _, err := os.Stat(filepath.Join(sub, GamesFile)); err == nil {
+				sum, runErr = Resume(ctx, sub, subOpt)
+			} else {
+				c, err := Load(filepath.Join(sub, ConfigFile))
+				if err != nil {
+					return ss, fmt.Errorf("sweep setting %d: %w", i+1, err)
+				}
+				sum, runErr = Run(ctx, c, subOpt)
+			}
+			if runErr != nil {
+				if sum == nil {
+					sum, _ = readSummary(sub)
+				}
+				return ss, ss.record(i, sum, runErr)
+			}
+		}
+		if err := ss.record(i, sum, nil); err != nil {
+			return ss, err
+		}
+	}
+	ss.Complete = true
+	if err := ss.write(); err != nil {
+		return ss, err
+	}
+	fmt.Fprintln(stdout)
+	fmt.Fprintln(stdout, "=== SWEEP RESULTS ===")
+	if err := ss.WriteTable(stdout); err != nil {
+		return ss, err
+	}
+	fmt.Fprintf(stdout, "Sweep results in %s (%s, %s; one run directory per setting)\n", ss.RunDir, SweepJSON, SweepMD)
+	return ss, nil
+}
+
+// record stores setting i's summary (which may be partial) and rewrites the
+// sweep's files. It returns the error that ends the sweep: runErr itself,
+// or for an interrupted run an *InterruptedError naming the sweep.
+func (ss *SweepSummary) record(i int, sum *Summary, runErr error) error {
+	if sum != nil {
+		st := &ss.Settings[i]
+		st.Complete, st.GamesPlayed, st.GamesPlanned, st.Stopped = sum.Complete, sum.GamesPlayed, sum.GamesPlanned, sum.Stopped
+		rows := ss.Rows[:0:0]
+		for _, r := range ss.Rows {
+			if r.Setting != st.Setting {
+				rows = append(rows, r)
+			}
+		}
+		for _, e := range sum.Engines {
+			rows = append(rows, SweepRow{Setting: st.Setting, Value: st.Value, X: st.X, Engine: e.Name,
+				Games: e.Games, Wins: e.Wins, Draws: e.Draws, Losses: e.Losses, Points: e.Points, ScorePct: e.ScorePct,
+				Moves: e.Moves, AvgTime: e.AvgTime, AvgNodes: e.AvgNodes, NPS: e.NPS, AvgDepth: e.AvgDepth,
+				AvgRAMMB: e.AvgRAMMB, ACPL: e.ACPL, Accuracy: e.Accuracy})
+		}
+		slices.SortStableFunc(rows, func(a, b SweepRow) int { return a.Setting - b.Setting })
+		ss.Rows = rows
+	}
+	if err := ss.write(); err != nil {
+		return err
+	}
+	var ie *InterruptedError
+	if errors.As(runErr, &ie) {
+		return &InterruptedError{Dir: ss.RunDir, Done: i, Total: len(ss.Settings), Unit: "settings"}
+	}
+	return runErr
+}
+
+func (ss *SweepSummary) values() []string {
+	out := make([]string, len(ss.Settings))
+	for i, st := range ss.Settings {
+		out[i] = st.Value
+	}
+	return out
+}
+
+// readSummary reads a run directory's summary.json; nil when there is none
+// yet.
+func readSummary(dir string) (*Summary, error) {
+	data, err := os.ReadFile(filepath.Join(dir, SummaryJSON))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var s Summary
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, SummaryJSON), err)
+	}
+	return &s, nil
+}
+
+// write replaces sweep.json and sweep.md.
+func (ss *SweepSummary) write() error {
+	ss.Updated = time.Now().UTC().Truncate(time.Second)
+	js, err := json.MarshalIndent(ss, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(ss.RunDir, SweepJSON), append(js, '\n')); err != nil {
+		return fmt.Errorf("write %s: %w", SweepJSON, err)
+	}
+	md, err := ss.Markdown()
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(ss.RunDir, SweepMD), md); err != nil {
+		return fmt.Errorf("write %s: %w", SweepMD, err)
+	}
+	return nil
+}
+
+func (ss *SweepSummary) header() []string {
+	return []string{ss.Key, "Engine", "Games", "W", "D", "L", "Score %", "Avg Time (s)", "Avg Nodes", "Avg Depth",
+		"Avg RAM (MB)", "ACPL", "Accuracy"}
+}
+
+func (ss *SweepSummary) tableRows() [][]string {
+	var rows [][]string
+	for _, r := range ss.Rows {
+		rows = append(rows, []string{r.Value, r.Engine, fmt.Sprint(r.Games), fmt.Sprint(r.Wins), fmt.Sprint(r.Draws),
+			fmt.Sprint(r.Losses), fmt.Sprintf("%.1f", r.ScorePct), fmt.Sprintf("%.3f", r.AvgTime), fmt.Sprintf("%.0f", r.AvgNodes),
+			fmt.Sprintf("%.1f", r.AvgDepth), fmt.Sprintf("%.1f", r.AvgRAMMB), fmtOpt(r.ACPL, "%.1f"), fmtOpt(r.Accuracy, "%.1f")})
+	}
+	return rows
+}
+
+// WriteTable prints the combined table: one row per setting and engine.
+func (ss *SweepSummary) WriteTable(w io.Writer) error {
+	h := ss.header()
+	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: rightFrom(2, len(h))}))
+	t.Header(toAny(h)...)
+	if err := t.Bulk(ss.tableRows()); err != nil {
+		return err
+	}
+	return t.Render()
+}
+
+// Markdown returns sweep.md: the combined table and each setting's run.
+func (ss *SweepSummary) Markdown() ([]byte, error) {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# %s: sweep of %s\n\n", ss.Name, ss.Key)
+	status := "complete"
+	if !ss.Complete {
+		status = "in progress or interrupted"
+	}
+	fmt.Fprintf(&b, "%d settings (%s); updated %s.\n\n", len(ss.Settings), status, ss.Updated.Format(time.RFC3339))
+	h := ss.header()
+	t := tablewriter.NewTable(&b, tablewriter.WithRenderer(renderer.NewMarkdown()), tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: rightFrom(2, len(h))}))
+	t.Header(toAny(h)...)
+	if err := t.Bulk(ss.tableRows()); err != nil {
+		return nil, err
+	}
+	if err := t.Render(); err != nil {
+		return nil, err
+	}
+	b.WriteString("\n## Runs\n\n")
+	for _, st := range ss.Settings {
+		state := fmt.Sprintf("%d of %d games", st.GamesPlayed, st.GamesPlanned)
+		if st.Stopped != "" {
+			state += ", " + st.Stopped
+		}
+		if !st.Complete {
+			state += ", not complete"
+		}
+		fmt.Fprintf(&b, "- %s = %s: [%s](%s/%s) (%s)\n", ss.Key, st.Value, st.Dir, st.Dir, SummaryMD, state)
+	}
+	return b.Bytes(), nil
+}

@@ -1,0 +1,274 @@
+package arena
+
+import (
+	"fmt"
+	"math"
+
+	"arena/tracker"
+)
+
+// pairings lists the pairings of engines (indices, the lower first) that the
+// format plays: every pair of engines for a match or round robin, engines[0]
+// with each of the others for a gauntlet.
+func pairings(cfg *Config) [][2]int {
+	var ps [][2]int
+	for a := range cfg.Engines {
+		if cfg.Format == FormatGauntlet && a > 0 {
+			break
+		}
+		for b := a + 1; b < len(cfg.Engines); b++ {
+			ps = append(ps, [2]int{a, b})
+		}
+	}
+	return ps
+}
+
+// schedule lists every game of the match. Each pairing of engines plays
+// cfg.Games games with alternating colours; with cfg.Pairs consecutive games
+// 2k-1 and 2k of a pairing are a game pair sharing an opening (the colours
+// swapped), else every game takes the next opening. Every pairing uses the
+// same sequence of openings. Pairings take turns, two games at a time, so
+// that an interrupted tournament is balanced.
+func schedule(cfg *Config, openings []Opening) []gameSpec {
+	ps := pairings(cfg)
+	var order []int
+	if len(openings) > 0 {
+		uses := cfg.Games
+		if cfg.Pairs {
+			uses = (cfg.Games + 1) / 2
+		}
+		order = openingOrder(len(openings), uses, cfg.Openings.Order, cfg.Openings.Start, cfg.Seed)
+	}
+	var games []gameSpec
+	pair := 0
+	for k := 0; k < cfg.Games; k += 2 {
+		for _, p := range ps {
+			// A trailing odd game has no partner.
+			paired := cfg.Pairs && k+1 < cfg.Games
+			if paired {
+				pair++
+			}
+			for i := k; i < min(k+2, cfg.Games); i++ {
+				g := gameSpec{Number: len(games) + 1, White: p[0], Black: p[1]}
+				if i%2 == 1 {
+					g.White, g.Black = p[1], p[0]
+				}
+				if paired {
+					g.Pair = pair
+				}
+				if order != nil {
+					use := i
+					if cfg.Pairs {
+						use = i / 2
+					}
+					g.Opening = &openings[order[use]]
+				}
+				games = append(games, g)
+			}
+		}
+	}
+	return games
+}
+
+// format is cfg.Format, or its default for a config built in code.
+func (c *Config) format() string {
+	switch {
+	case c.Format != "":
+		return c.Format
+	case len(c.Engines) == 2:
+		return FormatMatch
+	}
+	return FormatRoundRobin
+}
+
+// anchor is cfg.Anchor, or its default (the first engine).
+func (c *Config) anchor() string {
+	if c.Anchor == "" && len(c.Engines) > 0 {
+		return c.Engines[0].Name
+	}
+	return c.Anchor
+}
+
+// score is the named engine's points in the game: 1, 0.5 or 0.
+func (g *GameRecord) score(name string) float64 {
+	switch w := g.winner(); {
+	case w == -1:
+		return 0.5
+	case (w == 0) == (g.White == name):
+		return 1
+	}
+	return 0
+}
+
+// Crosstable is every pairing's record, from the row engine's side.
+type Crosstable struct {
+	Engines []string        `json:"engines"`
+	Rows    []CrosstableRow `json:"rows"`
+}
+
+// CrosstableRow is one engine against each of the others.
+type CrosstableRow struct {
+	Engine string  `json:"engine"`
+	Games  int     `json:"games"`
+	Points float64 `json:"points"`
+	// Cells follow Engines: the row engine's record against that engine;
+	// null on the diagonal and for engines the format does not pair it with.
+	Cells []*CrossCell `json:"cells"`
+}
+
+// CrossCell is one engine's record against another.
+type CrossCell struct {
+	Wins   int     `json:"wins"`
+	Draws  int     `json:"draws"`
+	Losses int     `json:"losses"`
+	Games  int     `json:"games"`
+	Points float64 `json:"points"`
+}
+
+func (c *CrossCell) String() string {
+	if c == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%s/%d (+%d =%d -%d)", fmtPoints(c.Points), c.Games, c.Wins, c.Draws, c.Losses)
+}
+
+// crosstable builds the crosstable from the W-D-L of each pairing (a < b,
+// from a's side).
+func crosstable(cfg *Config, wdl map[[2]int]*[3]int) *Crosstable {
+	n := len(cfg.Engines)
+	ct := &Crosstable{Engines: make([]string, n), Rows: make([]CrosstableRow, n)}
+	for i, e := range cfg.Engines {
+		ct.Engines[i] = e.Name
+		ct.Rows[i] = CrosstableRow{Engine: e.Name, Cells: make([]*CrossCell, n)}
+	}
+	for _, p := range pairings(cfg) {
+		r := wdl[p]
+		if r == nil {
+			r = &[3]int{}
+		}
+		a, b := p[0], p[1]
+		ct.Rows[a].Cells[b] = newCell(r[0], r[1], r[2])
+		ct.Rows[b].Cells[a] = newCell(r[2], r[1], r[0])
+	}
+	for i := range ct.Rows {
+		for _, c := range ct.Rows[i].Cells {
+			if c != nil {
+				ct.Rows[i].Games += c.Games
+				ct.Rows[i].Points += c.Points
+			}
+		}
+	}
+	return ct
+}
+
+func newCell(w, d, l int) *CrossCell {
+	return &CrossCell{Wins: w, Draws: d, Losses: l, Games: w + d + l, Points: float64(w) + float64(d)/2}
+}
+
+// fitRatings fits the engines' ratings to every game (tracker.FitRatings),
+// the anchor at 0. It returns nil before the first game.
+func fitRatings(cfg *Config, wdl map[[2]int]*[3]int) (*tracker.Ratings, error) {
+	names := make([]string, len(cfg.Engines))
+	for i, e := range cfg.Engines {
+		names[i] = e.Name
+	}
+	var records []tracker.PairRecord
+	for _, p := range pairings(cfg) {
+		if r := wdl[p]; r != nil {
+			records = append(records, tracker.PairRecord{A: names[p[0]], B: names[p[1]], Wins: r[0], Draws: r[1], Losses: r[2]})
+		}
+	}
+	if len(records) == 0 {
+		return nil, nil
+	}
+	r, err := tracker.FitRatings(names, records, cfg.anchor())
+	if err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// SPRTSummary is the state of the match's SPRT (summary.json "sprt").
+type SPRTSummary struct {
+	tracker.SPRT
+	// Unit is what the test counts: "pairs" (pentanomial, with pairs: true)
+	// or "games" (W-D-L); Count how many.
+	Unit   string   `json:"unit"`
+	Count  int      `json:"count"`
+	LLR    *float64 `json:"llr"`
+	Lower  float64  `json:"lower"`
+	Upper  float64  `json:"upper"`
+	Status string   `json:"status"` // "continue", "H0 accepted" or "H1 accepted"
+}
+
+// Decided reports whether the test has accepted a hypothesis.
+func (s *SPRTSummary) Decided() bool {
+	return s != nil && s.Status != tracker.Continue.String()
+}
+
+func (s *SPRTSummary) String() string {
+	return fmt.Sprintf("SPRT %s: LLR %s (bounds %.2f, %+.2f) after %d %s: %s",
+		s.SPRT, fmtLLR(s.LLR), s.Lower, s.Upper, s.Count, s.Unit, s.Status)
+}
+
+func fmtLLR(p *float64) string {
+	if p == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%+.2f", *p)
+}
+
+// sprtStatus decides the SPRT of a two-engine match from the first engine's
+// results: from the pentanomial counts of the complete game pairs when games
+// are played in pairs, else from W-D-L. nil without an SPRT.
+func sprtStatus(cfg *Config, games []*GameRecord) *SPRTSummary {
+	if cfg.SPRT == nil {
+		return nil
+	}
+	first := cfg.Engines[0].Name
+	var wins, draws, losses int
+	var penta tracker.Penta
+	open := map[int]float64{} // first game of each pair not yet complete
+	for _, g := range games {
+		sc := g.score(first)
+		switch sc {
+		case 1:
+			wins++
+		case 0.5:
+			draws++
+		default:
+			losses++
+		}
+		if g.Pair == 0 {
+			continue
+		}
+		if prev, ok := open[g.Pair]; ok {
+			// Scores are 0, 0.5 or 1, which AddPair accepts.
+			_ = penta.AddPair(prev, sc)
+			delete(open, g.Pair)
+		} else {
+			open[g.Pair] = sc
+		}
+	}
+	st := &SPRTSummary{SPRT: *cfg.SPRT}
+	st.Lower, st.Upper = cfg.SPRT.Bounds()
+	var llr float64
+	var status tracker.Status
+	if cfg.Pairs {
+		st.Unit, st.Count = "pairs", penta.Pairs()
+		llr, status = cfg.SPRT.DecidePenta(penta)
+	} else {
+		st.Unit, st.Count = "games", wins+draws+losses
+		llr, status = cfg.SPRT.Decide(wins, draws, losses)
+	}
+	st.LLR = finiteOrNil(llr)
+	st.Status = status.String()
+	return st
+}
+
+func finiteOrNil(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
