@@ -88,8 +88,8 @@ const maxValue = 0.9999
 // the side it is counted for) to centipawns as cp = atanh(v)/0.00184104,
 // the inverse of lichess's winning-chances curve. A linear v*1000 would
 // read a value of 0.5 (a 75% expected score) as five pawns; under this
-// mapping 0.5 is 298 cp, 0.9 is 799 cp, and the largest reported value
-// (|v| capped at 0.9999) is 2689 cp. The curve is the one the tracker's
+// mapping 0.5 is 298 cp, 0.9 is 800 cp, and the largest reported value
+// (|v| capped at 0.9999) is 2690 cp. The curve is the one the tracker's
 // accuracy metric already assumes, so engine scores and judge scores read
 // on the same scale.
 func ValueToCP(v float64) int {
