@@ -39,14 +39,21 @@ type Server struct {
 	done     chan struct{}
 }
 
-// NewServer validates the initial option values against spec and returns a
-// server writing to out. The engine itself is built at the first "go".
+// NewServer validates the initial option values against spec, builds the
+// engine and returns a server writing to out. Building it here rather than at
+// the first "go" makes a bad option (a model file that does not load) fail
+// the process at start, where a GUI or the arena reports it, instead of as a
+// lost game; options changed later with setoption rebuild it at the next "go".
 func NewServer(spec engines.Spec, initial map[string]string, out io.Writer) (*Server, error) {
 	opts, err := spec.Resolve(initial)
 	if err != nil {
 		return nil, err
 	}
-	return &Server{spec: spec, opts: opts, out: out, rebuild: true}, nil
+	eng, err := spec.New(opts)
+	if err != nil {
+		return nil, fmt.Errorf("cannot create engine %s: %w", spec.Name, err)
+	}
+	return &Server{spec: spec, opts: opts, out: out, eng: eng}, nil
 }
 
 // Serve runs a UCI session for spec on in/out until "quit" or the end of in.
