@@ -115,7 +115,10 @@ type SelfPlayResult struct {
 // with Epsilon random moves); every position of a game gets the game's
 // outcome from White's point of view (+1, 0, -1) as its value target; a
 // candidate, starting from the best weights, is trained on the positions of
-// the last Window generations; it then plays GateGames greedy games against
+// the last Window generations, each also mirrored (ranks flipped, colours
+// swapped, target negated: the same game with the colours exchanged, which
+// doubles the data and teaches the net that a piece is worth as much to
+// either side); it then plays GateGames greedy games against
 // the best (the same random opening with each colour) and becomes the best
 // when it scores at least Threshold.
 //
@@ -153,7 +156,8 @@ func SelfPlay(ctx context.Context, cfg SelfPlayConfig) (SelfPlayResult, error) {
 				decisive++
 			}
 			for _, pl := range g.positions {
-				samples = append(samples, Sample{Board: pl, Target: float32(g.result)})
+				samples = append(samples, Sample{Board: pl, Target: float32(g.result)},
+					Sample{Board: mirror(pl), Target: float32(-g.result)})
 			}
 		}
 		window = append(window, samples)
@@ -390,4 +394,13 @@ func placement(p *board.Position) nn.Placement {
 		pl[sq] = v
 	}
 	return pl
+}
+
+// mirror flips pl's ranks and swaps the colours of its pieces.
+func mirror(pl nn.Placement) nn.Placement {
+	var m nn.Placement
+	for sq, v := range pl {
+		m[sq^56] = -v
+	}
+	return m
 }

@@ -1,0 +1,159 @@
+package datagen
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"arena/engines/uci"
+	"arena/tracker"
+)
+
+func TestRecordRoundTrip(t *testing.T) {
+	for _, r := range []Record{
+		{FEN: "8/8/8/8/8/8/8/K1k5 w - - 0 1", CP: 0, Result: 0.5},
+		{FEN: "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", CP: 10000, Mate: 0, HasMate: true, Result: 1},
+		{FEN: "x", CP: -9997, Mate: -3, HasMate: true, Result: -1},
+	} {
+		got, err := ParseRecord(r.String())
+		if err != nil || got != r {
+			t.Fatalf("%q parsed as %+v, %v; expected %+v", r.String(), got, err, r)
+		}
+	}
+	for _, bad := range []string{"fen\t1\t-", "fen\tx\t-\t1", "fen\t1\tm\t1", "fen\t1\t-\t2"} {
+		if _, err := ParseRecord(bad); err == nil {
+			t.Fatalf("%q accepted", bad)
+		}
+	}
+	_, err := Read(strings.NewReader(Header+"\nfen\t1\t-\t1\nfen\tbad\t-\t1\n"), "data.tsv")
+	if err == nil || !strings.Contains(err.Error(), "data.tsv:3") {
+		t.Fatalf("error %v, expected one naming data.tsv:3", err)
+	}
+}
+
+func testJudge(t *testing.T) tracker.JudgeConfig {
+	t.Helper()
+	if _, err := uci.LocateEngine("stockfish"); err != nil {
+		t.Skipf("stockfish not found: %v", err)
+	}
+	return tracker.JudgeConfig{Depth: 6, Workers: 2}
+}
+
+func TestSelfGeneratedAndResume(t *testing.T) {
+	cfg := Config{Out: filepath.Join(t.TempDir(), "data.tsv"), MaxPositions: 24, Every: 1, Seed: 5, EngineDepth: 2, Judge: testJudge(t)}
+	st, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Written != 24 {
+		t.Fatalf("wrote %d positions, expected 24", st.Written)
+	}
+	recs, err := ReadFile(cfg.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRecords(t, recs, 24)
+
+	// Without --resume an existing file is refused.
+	if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "--resume") {
+		t.Fatalf("second run without resume: %v, expected an error suggesting --resume", err)
+	}
+	// A crash in the middle of a line: resume drops the partial line and
+	// carries on to the new total without repeating positions.
+	f, err := os.OpenFile(cfg.Out, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("rnbqkbnr/pppppppp/8/8/8/8/PPPP")
+	f.Close()
+	cfg.Resume, cfg.MaxPositions = true, 40
+	st, err = Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Existing != 24 || st.Written != 16 {
+		t.Fatalf("resume found %d and wrote %d, expected 24 and 16", st.Existing, st.Written)
+	}
+	all, err := ReadFile(cfg.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRecords(t, all, 40)
+	for i := range recs {
+		if all[i] != recs[i] {
+			t.Fatalf("record %d changed on resume: %+v, was %+v", i, all[i], recs[i])
+		}
+	}
+}
+
+// checkRecords checks n unique positions whose scores are from White's
+// point of view: Stockfish's own evaluation (side to move) agrees after the
+// sign change.
+func checkRecords(t *testing.T, recs []Record, n int) {
+	t.Helper()
+	if len(recs) != n {
+		t.Fatalf("%d records, expected %d", len(recs), n)
+	}
+	seen := map[string]bool{}
+	black := 0
+	for _, r := range recs {
+		k := positionKey(r.FEN)
+		if seen[k] {
+			t.Fatalf("position %s appears twice", r.FEN)
+		}
+		seen[k] = true
+		if strings.Fields(r.FEN)[1] == "b" {
+			black++
+		}
+	}
+	if black == 0 {
+		t.Fatal("no position with Black to move: the sign conversion is untested")
+	}
+}
+
+func TestPGNFilters(t *testing.T) {
+	dir := t.TempDir()
+	pgn := filepath.Join(dir, "games.pgn")
+	games := `[Event "a"]
+[WhiteElo "2600"]
+[BlackElo "2550"]
+[Result "0-1"]
+
+1. f3 e5 2. g4 Qh4# 0-1
+
+[Event "b"]
+[WhiteElo "2600"]
+[BlackElo "1800"]
+[Result "1-0"]
+
+1. e4 e5 2. Nf3 Nc6 1-0
+`
+	if err := os.WriteFile(pgn, []byte(games), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	judge := testJudge(t)
+	judge.Workers = 1 // records in game order
+	cfg := Config{Out: filepath.Join(dir, "data.tsv"), PGN: []string{pgn}, MinElo: 2500, SkipPlies: 1, Every: 2, Judge: judge}
+	st, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := ReadFile(cfg.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Game a only (game b's Black is below 2500): plies 1 (after 1. f3)
+	// and 3 (after 2. g4) of 4.
+	if st.Games != 1 || len(recs) != 2 {
+		t.Fatalf("%d games, %d records %+v; expected 1 game, 2 records", st.Games, len(recs), recs)
+	}
+	if recs[0].Result != 0 || !strings.HasPrefix(recs[0].FEN, "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b") {
+		t.Fatalf("first record %+v, expected the position after 1. f3 with result 0", recs[0])
+	}
+	// Black to move mates in 1: from White's point of view mate -1.
+	if r := recs[1]; !r.HasMate || r.Mate != -1 || r.CP >= 0 {
+		t.Fatalf("Black's mate in 1 recorded as %+v, expected mate -1 with a negative cp", r)
+	}
+}
