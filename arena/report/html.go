@@ -48,6 +48,13 @@ ul.elo { font-family: monospace; font-size: 0.9em; }
 </head>
 <body>
 <h1>{{.Title}}</h1>
+{{- if .Sweeps}}
+<ul>
+{{- range .Sweeps}}
+<li>{{.}}</li>
+{{- end}}
+</ul>
+{{- end}}
 {{- if .Combined}}
 <h2 id="all-runs">All runs</h2>
 {{template "table" .Combined}}
@@ -74,6 +81,13 @@ ul.elo { font-family: monospace; font-size: 0.9em; }
 <h3>Crosstable</h3>
 <p>Points of the row's engine against the column's, out of the games they played (+wins =draws -losses).</p>
 {{template "table" .Crosstable}}
+{{- end}}
+{{- if or .Ratings .RatingsNote}}
+<h3>Ratings</h3>
+{{- if .Ratings}}
+{{template "table" .Ratings}}
+{{- end}}
+<p>{{.RatingsNote}}</p>
 {{- end}}
 <h3>Games</h3>
 {{template "table" .Games}}

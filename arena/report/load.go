@@ -28,14 +28,6 @@ import (
 	"arena/tracker"
 )
 
-// Files of a run directory that the report reads (written by arena run).
-const (
-	SummaryFile = "summary.json"
-	MovesFile   = "moves.csv"
-	ConfigFile  = "config.yaml"
-	PGNFile     = "games.pgn"
-)
-
 // Run is one loaded run directory.
 type Run struct {
 	Dir     string // as given (or found inside a sweep directory)
@@ -45,6 +37,20 @@ type Run struct {
 	// PGN is the path of games.pgn, "" when the run kept no PGN
 	// (output.pgn: none) or the file is empty.
 	PGN string
+	// Sweep is the sweep the run is a setting of, when it was loaded
+	// through the sweep's directory; nil otherwise.
+	Sweep *SweepDir
+	// Setting is the run's entry in Sweep.Summary.Settings.
+	Setting arena.SweepSetting
+}
+
+// SweepDir is a sweep's parent directory and its sweep.json.
+type SweepDir struct {
+	Dir     string
+	Summary *arena.SweepSummary
+	// Missing lists the settings that have no summary.json yet (not
+	// started, or interrupted before their first game).
+	Missing []arena.SweepSetting
 }
 
 // Move is one row of moves.csv: the fields the report uses.
@@ -59,10 +65,10 @@ type Move struct {
 }
 
 // Load reads the directories in order. A run directory holds summary.json,
-// config.yaml and moves.csv; a directory without summary.json that holds
-// run directories (a sweep's parent with its sweep.json, or any results
-// directory) stands for all of them, sorted by name. Errors name the
-// directory or file and what is missing or wrong.
+// config.yaml and moves.csv; a sweep's directory (with sweep.json) stands
+// for its settings' runs in the sweep's order; any other directory holding
+// run directories (a results directory) for all of them, sorted by name.
+// Errors name the directory or file and what is missing or wrong.
 func Load(dirs ...string) ([]*Run, error) {
 	if len(dirs) == 0 {
 		return nil, errors.New("no run directories given")
@@ -74,27 +80,68 @@ func Load(dirs ...string) ([]*Run, error) {
 			return nil, fmt.Errorf("run directory %s: %w", dir, unwrapPath(err))
 		}
 		if !st.IsDir() {
-			return nil, fmt.Errorf("%s is not a directory (expected a run directory holding %s)", dir, SummaryFile)
+			return nil, fmt.Errorf("%s is not a directory (expected a run directory holding %s)", dir, arena.SummaryJSON)
 		}
-		if exists(filepath.Join(dir, SummaryFile)) {
+		switch {
+		case exists(filepath.Join(dir, arena.SummaryJSON)):
 			r, err := LoadRun(dir)
 			if err != nil {
 				return nil, err
 			}
 			runs = append(runs, r)
 			continue
+		case arena.IsSweepDir(dir):
+			rs, err := loadSweep(dir)
+			if err != nil {
+				return nil, err
+			}
+			runs = append(runs, rs...)
+			continue
 		}
 		inner, err := runDirsIn(dir)
 		if err != nil {
 			return nil, err
 		}
-		for _, d := range inner {
-			r, err := LoadRun(d)
-			if err != nil {
-				return nil, err
-			}
-			runs = append(runs, r)
+		rs, err := Load(inner...)
+		if err != nil {
+			return nil, err
 		}
+		runs = append(runs, rs...)
+	}
+	return runs, nil
+}
+
+// loadSweep reads a sweep's directory: the runs of its settings that have
+// started, in the sweep's order.
+func loadSweep(dir string) ([]*Run, error) {
+	path := filepath.Join(dir, arena.SweepJSON)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("sweep %s: %w", dir, unwrapPath(err))
+	}
+	sw := &SweepDir{Dir: dir, Summary: &arena.SweepSummary{}}
+	if err := json.Unmarshal(data, sw.Summary); err != nil {
+		return nil, fmt.Errorf("%s: %v (expected the sweep.json of arena run)", path, err)
+	}
+	if len(sw.Summary.Settings) == 0 {
+		return nil, fmt.Errorf("%s: no settings (expected the sweep.json of arena run)", path)
+	}
+	var runs []*Run
+	for _, st := range sw.Summary.Settings {
+		sub := filepath.Join(dir, st.Dir)
+		if !exists(filepath.Join(sub, arena.SummaryJSON)) {
+			sw.Missing = append(sw.Missing, st)
+			continue
+		}
+		r, err := LoadRun(sub)
+		if err != nil {
+			return nil, err
+		}
+		r.Sweep, r.Setting = sw, st
+		runs = append(runs, r)
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("sweep %s: none of its %d settings has a %s yet (not started?)", dir, len(sw.Summary.Settings), arena.SummaryJSON)
 	}
 	return runs, nil
 }
@@ -107,12 +154,15 @@ func runDirsIn(dir string) ([]string, error) {
 	}
 	var out []string
 	for _, e := range entries {
-		if e.IsDir() && exists(filepath.Join(dir, e.Name(), SummaryFile)) {
-			out = append(out, filepath.Join(dir, e.Name()))
+		// Stat, not the entry's type, so that symbolic links to run
+		// directories count.
+		sub := filepath.Join(dir, e.Name())
+		if exists(filepath.Join(sub, arena.SummaryJSON)) || arena.IsSweepDir(sub) {
+			out = append(out, sub)
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no %s: not a run directory, and no run directory (with %s) inside it", dir, SummaryFile, SummaryFile)
+		return nil, fmt.Errorf("%s: no %s or %s: not a run or sweep directory, and no run directory inside it", dir, arena.SummaryJSON, arena.SweepJSON)
 	}
 	sort.Strings(out)
 	return out, nil
@@ -121,10 +171,10 @@ func runDirsIn(dir string) ([]string, error) {
 // LoadRun reads one run directory.
 func LoadRun(dir string) (*Run, error) {
 	r := &Run{Dir: dir}
-	path := filepath.Join(dir, SummaryFile)
+	path := filepath.Join(dir, arena.SummaryJSON)
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: missing %s (is this a run directory of arena run?): %w", dir, SummaryFile, unwrapPath(err))
+		return nil, fmt.Errorf("%s: missing %s (is this a run directory of arena run?): %w", dir, arena.SummaryJSON, unwrapPath(err))
 	}
 	r.Summary = &arena.Summary{}
 	if err := json.Unmarshal(data, r.Summary); err != nil {
@@ -133,24 +183,48 @@ func LoadRun(dir string) (*Run, error) {
 	if len(r.Summary.Engines) == 0 {
 		return nil, fmt.Errorf("%s: no engines (expected the summary.json of arena run)", path)
 	}
-	// JSON has no infinities, so summary.json writes an unbounded Elo as
-	// null; recomputing from the counts restores the exact statistics.
-	for i, p := range r.Summary.Pairs {
-		r.Summary.Pairs[i].Elo = tracker.Elo(p.Elo.Wins, p.Elo.Draws, p.Elo.Losses)
-	}
-	cfg, err := os.ReadFile(filepath.Join(dir, ConfigFile))
+	restoreStatistics(r.Summary)
+	cfg, err := os.ReadFile(filepath.Join(dir, arena.ConfigFile))
 	if err != nil {
-		return nil, fmt.Errorf("%s: missing %s, the run's resolved configuration: %w", dir, ConfigFile, unwrapPath(err))
+		return nil, fmt.Errorf("%s: missing %s, the run's resolved configuration: %w", dir, arena.ConfigFile, unwrapPath(err))
 	}
 	r.Config = string(cfg)
-	if r.Moves, err = readMoves(filepath.Join(dir, MovesFile)); err != nil {
+	if r.Moves, err = readMoves(filepath.Join(dir, arena.MovesFile)); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	if st, err := os.Stat(filepath.Join(dir, PGNFile)); err == nil && st.Size() > 0 {
-		r.PGN = filepath.Join(dir, PGNFile)
+	if st, err := os.Stat(filepath.Join(dir, arena.PGNFile)); err == nil && st.Size() > 0 {
+		r.PGN = filepath.Join(dir, arena.PGNFile)
 	}
 	return r, nil
 }
+
+// restoreStatistics recomputes the Elo, pentanomial and rating statistics
+// from the counts: JSON has no infinities, so summary.json writes an
+// unbounded or undefined value as null, which decodes as 0. The tracker's
+// functions are the ones the arena used, so the values are exact.
+func restoreStatistics(s *arena.Summary) {
+	var records []tracker.PairRecord
+	for i, p := range s.Pairs {
+		s.Pairs[i].Elo = tracker.Elo(p.Elo.Wins, p.Elo.Draws, p.Elo.Losses)
+		if p.Penta != nil {
+			s.Pairs[i].Penta = ptr(tracker.EloPenta(p.Penta.Counts))
+		}
+		records = append(records, tracker.PairRecord{A: p.A, B: p.B, Wins: p.Elo.Wins, Draws: p.Elo.Draws, Losses: p.Elo.Losses})
+	}
+	if s.Ratings != nil {
+		names := make([]string, len(s.Engines))
+		for i, e := range s.Engines {
+			names[i] = e.Name
+		}
+		if r, err := tracker.FitRatings(names, records, s.Ratings.Anchor); err == nil {
+			s.Ratings = &r
+		} else {
+			s.Ratings, s.RatingsError = nil, err.Error()
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
 
 // readMoves reads moves.csv by column name, so columns added later do not
 // break old reports.

@@ -28,27 +28,49 @@ const (
 	plotHeight = 4 * vg.Inch
 )
 
-// Point is one engine in one run: a point of the time-per-move plots.
+// Point is one engine in one run: a point of the sweep plots.
 type Point struct {
 	Run    *Run
 	Engine arena.EngineSummary
 	// X is the engine's time per move in seconds: its movetime limit, or,
 	// when it had none (clock, nodes or depth only), its measured mean
-	// time per move (Measured is then true).
+	// time per move (Measured is then true). When the runs are the
+	// settings of one sweep over another numeric key, X is the setting's
+	// value (Axis.Swept).
 	X        float64
 	Measured bool
 }
 
-// Series is one engine's points over the runs, by increasing time per move.
+// Series is one engine's points over the runs, by increasing X.
 type Series struct {
 	Engine string
 	Points []Point
 }
 
+// Axis is what the x axis of the sweep plots shows.
+type Axis struct {
+	Label string // "time per move (s)" or the swept key
+	// Swept: x is the value of the swept key (the runs are the settings
+	// of one sweep over a numeric key other than a movetime).
+	Swept bool
+}
+
 // Sweep groups the runs' engines by name: one series per engine, in order
 // of first appearance, so a list of runs at different time limits is a
-// sweep whatever produced it.
-func Sweep(runs []*Run) []Series {
+// sweep whatever produced it. A sweep over another numeric key (a depth,
+// an option) is plotted against that key: its runs share one time per
+// move.
+func Sweep(runs []*Run) ([]Series, Axis) {
+	axis := Axis{Label: "time per move (s)"}
+	if sw := runs[0].Sweep; sw != nil && !strings.HasSuffix(sw.Summary.Key, "movetime") {
+		axis = Axis{Label: sw.Summary.Key, Swept: true}
+		for _, r := range runs {
+			if r.Sweep != sw || r.Setting.X == nil {
+				axis = Axis{Label: "time per move (s)"}
+				break
+			}
+		}
+	}
 	var out []Series
 	index := map[string]int{}
 	for _, r := range runs {
@@ -60,7 +82,9 @@ func Sweep(runs []*Run) []Series {
 				out = append(out, Series{Engine: e.Name})
 			}
 			p := Point{Run: r, Engine: e}
-			if d, ok := MoveTime(e); ok {
+			if d, ok := MoveTime(e); axis.Swept {
+				p.X = *r.Setting.X
+			} else if ok {
 				p.X = d.Seconds()
 			} else {
 				p.X, p.Measured = e.AvgTime, true
@@ -71,7 +95,7 @@ func Sweep(runs []*Run) []Series {
 	for _, s := range out {
 		sort.SliceStable(s.Points, func(a, b int) bool { return s.Points[a].X < s.Points[b].X })
 	}
-	return out
+	return out, axis
 }
 
 // Figure is one plot: what is drawn, independent of the output format.
@@ -96,15 +120,19 @@ type Line struct {
 // sweepFigures builds the thesis-style plots: ACPL and nodes against time
 // per move, one line per engine, named PREFIXacpl-vs-time and
 // PREFIXnodes-vs-time. The ACPL plot is left out when no move was judged.
-func sweepFigures(prefix string, series []Series) []*Figure {
-	xLabel := "time per move (s)"
+func sweepFigures(prefix string, series []Series, axis Axis) []*Figure {
+	xLabel := axis.Label
 	caption := "x: the engine's movetime limit"
 	if anyMeasured(series) {
 		caption += "; engines without one (clock, nodes or depth limits) at their measured mean time per move"
 	}
-	acpl := &Figure{Name: prefix + "acpl-vs-time", Title: "ACPL vs time per move", XLabel: xLabel,
+	what := "time per move"
+	if axis.Swept {
+		caption, what = "x: the sweep's setting of "+axis.Label, axis.Label
+	}
+	acpl := &Figure{Name: prefix + "acpl-vs-time", Title: "ACPL vs " + what, XLabel: xLabel,
 		YLabel: "ACPL", Caption: caption + "; y: ACPL pooled over the engine's judged moves."}
-	nodes := &Figure{Name: prefix + "nodes-vs-time", Title: "Nodes vs time per move", XLabel: xLabel,
+	nodes := &Figure{Name: prefix + "nodes-vs-time", Title: "Nodes vs " + what, XLabel: xLabel,
 		YLabel: "nodes per move", Caption: caption + "; y: mean nodes per move."}
 	for i, s := range series {
 		la, ln := Line{Name: s.Engine, Color: i}, Line{Name: s.Engine, Color: i}

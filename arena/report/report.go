@@ -1,7 +1,9 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
+	"math"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"arena/arena"
+	"arena/tracker"
 )
 
 // Output files, in the report directory.
@@ -26,8 +29,11 @@ type Report struct {
 	Title string
 	Dir   string // the report directory
 	Runs  []*Run
+	// Sweeps are the sweeps the runs came from, one line each: key,
+	// values, settings played.
+	Sweeps []string
 	// Combined has a row per run and engine when there are several runs
-	// (a sweep), ordered by time per move.
+	// (a sweep), ordered by time per move (or the swept value).
 	Combined *Table
 	Figures  []*Rendered // ACPL and nodes against time per move
 	Sections []*Section  // one per run
@@ -39,10 +45,15 @@ type Section struct {
 	Anchor     string // HTML id and file-name slug
 	Facts      []Fact
 	PGNLink    string // games.pgn relative to the report directory; "" without PGN
-	Results    *Table
+	Results *Table
+	// EloLines are each pairing's Elo from W-D-L and, with game pairs,
+	// from the pentanomial counts; then the SPRT's state if the run had one.
 	EloLines   []string
 	Crosstable *Table // three or more engines
-	Games      *Table
+	Ratings    *Table // three or more engines
+	// RatingsNote is the fit's method, or why it failed.
+	RatingsNote string
+	Games       *Table
 	Figures    []*Rendered
 }
 
@@ -66,10 +77,6 @@ func Write(runs []*Run, dir string) (*Report, error) {
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("no runs to report")
 	}
-	plots := filepath.Join(dir, PlotsDir)
-	if err := os.MkdirAll(plots, 0o755); err != nil {
-		return nil, fmt.Errorf("report directory: %w", err)
-	}
 	rep, err := build(runs, dir)
 	if err != nil {
 		return nil, err
@@ -91,12 +98,25 @@ func Write(runs []*Run, dir string) (*Report, error) {
 // build renders the plots into dir/plots and assembles the report.
 func build(runs []*Run, dir string) (*Report, error) {
 	rep := &Report{Dir: dir, Runs: runs, Title: "arena report: " + runs[0].Summary.Name}
-	if len(runs) > 1 {
+	seen := map[*SweepDir]bool{}
+	for _, r := range runs {
+		if sw := r.Sweep; sw != nil && !seen[sw] {
+			seen[sw] = true
+			rep.Sweeps = append(rep.Sweeps, sweepLine(sw))
+		}
+	}
+	switch {
+	case len(seen) == 1 && runs[0].Sweep != nil && len(runs) == len(runs[0].Sweep.Summary.Settings)-len(runs[0].Sweep.Missing):
+		rep.Title = "arena report: " + runs[0].Sweep.Summary.Name
+	case len(runs) > 1:
 		rep.Title = fmt.Sprintf("arena report: %d runs", len(runs))
 	}
 	plots := filepath.Join(dir, PlotsDir)
-	series := Sweep(runs)
-	for _, f := range sweepFigures("", series) {
+	if err := os.MkdirAll(plots, 0o755); err != nil {
+		return nil, fmt.Errorf("report directory: %w", err)
+	}
+	series, axis := Sweep(runs)
+	for _, f := range sweepFigures("", series, axis) {
 		r, err := f.render(plots)
 		if err != nil {
 			return nil, err
@@ -112,9 +132,33 @@ func build(runs []*Run, dir string) (*Report, error) {
 		rep.Sections = append(rep.Sections, s)
 	}
 	if len(runs) > 1 {
-		rep.Combined = combinedTable(series, rep.Sections)
+		rep.Combined = combinedTable(series, axis, rep.Sections)
 	}
 	return rep, nil
+}
+
+// sweepLine describes a sweep: its key and values and how many settings
+// have been played.
+func sweepLine(sw *SweepDir) string {
+	ss := sw.Summary
+	values := make([]string, len(ss.Settings))
+	complete := 0
+	for i, st := range ss.Settings {
+		values[i] = st.Value
+		if st.Complete {
+			complete++
+		}
+	}
+	line := fmt.Sprintf("Sweep %s (%s): %s over %s; %d of %d settings complete", ss.Name, sw.Dir, ss.Key,
+		strings.Join(values, ", "), complete, len(ss.Settings))
+	if len(sw.Missing) > 0 {
+		var missing []string
+		for _, st := range sw.Missing {
+			missing = append(missing, st.Value)
+		}
+		line += "; not started: " + strings.Join(missing, ", ")
+	}
+	return line
 }
 
 func section(r *Run, slug, dir string) (*Section, error) {
@@ -127,8 +171,12 @@ func section(r *Run, slug, dir string) (*Section, error) {
 	if !sum.Complete {
 		status = "incomplete: interrupted or still running"
 	}
+	if sum.Stopped != "" {
+		status = "stopped early: " + sum.Stopped
+	}
 	s.Facts = []Fact{
 		{"Run directory", r.Dir},
+		{"Format", orDefault(sum.Format, arena.FormatMatch)},
 		{"Games", fmt.Sprintf("%d of %d played (%s)", sum.GamesPlayed, sum.GamesPlanned, status)},
 		{"Started", sum.Started.Format(time.RFC3339)},
 		{"Wall time", (sum.Updated.Sub(sum.Started)).Round(time.Second).String()},
@@ -150,6 +198,9 @@ func section(r *Run, slug, dir string) (*Section, error) {
 	openings := "none (standard start position)"
 	if sum.Openings != "" {
 		openings = sum.Openings
+		if sum.GamePairs {
+			openings += " (game pairs: each opening played with both colours)"
+		}
 	}
 	judge := "off (no ACPL)"
 	if j := sum.Judge; j.Enabled {
@@ -166,9 +217,23 @@ func section(r *Run, slug, dir string) (*Section, error) {
 	for _, p := range sum.Pairs {
 		r := p.Elo
 		s.EloLines = append(s.EloLines, fmt.Sprintf("%s vs %s: +%d -%d =%d, %s", p.A, p.B, r.Wins, r.Losses, r.Draws, r))
+		if pe := p.Penta; pe != nil {
+			c := pe.Counts
+			s.EloLines = append(s.EloLines, fmt.Sprintf("%s vs %s pairs: LL %d, LD %d, DD+WL %d, WD %d, WW %d, %s", p.A, p.B, c.LL, c.LD, c.DD, c.WD, c.WW, pe))
+		}
+	}
+	if sum.SPRT != nil {
+		s.EloLines = append(s.EloLines, sum.SPRT.String())
 	}
 	if len(sum.Engines) >= 3 {
 		s.Crosstable = crosstable(sum)
+		s.Ratings = ratingsTable(sum)
+		switch {
+		case sum.Ratings != nil:
+			s.RatingsNote = fmt.Sprintf("%s; %s = 0; ± is half the 95%% interval.", sum.Ratings.Method, sum.Ratings.Anchor)
+		case sum.RatingsError != "":
+			s.RatingsNote = "No ratings: " + sum.RatingsError
+		}
 	}
 	s.Games = gamesTable(sum)
 	for _, f := range runFigures(r, slug) {
@@ -224,49 +289,75 @@ func failures(e arena.ErrorCounts) string {
 	return strings.Join(parts, ", ")
 }
 
-// crosstable shows each engine's points against each other engine (row
-// engine's view) and its total, from the pairings' W-D-L.
+// crosstable is summary.json's crosstable: each engine's points against
+// each other engine (the row engine's view) and its total.
 func crosstable(s *arena.Summary) *Table {
-	n := len(s.Engines)
-	header := []string{"Engine"}
-	idx := map[string]int{}
-	for i, e := range s.Engines {
-		header = append(header, e.Name)
-		idx[e.Name] = i
+	ct := s.Crosstable
+	if ct == nil {
+		return nil
 	}
-	header = append(header, "Points", "Games")
-	type wdl struct{ w, d, l int }
-	cells := make([][]*wdl, n)
-	for i := range cells {
-		cells[i] = make([]*wdl, n)
-	}
-	for _, p := range s.Pairs {
-		a, okA := idx[p.A]
-		b, okB := idx[p.B]
-		if !okA || !okB {
-			continue
-		}
-		cells[a][b] = &wdl{p.Elo.Wins, p.Elo.Draws, p.Elo.Losses}
-		cells[b][a] = &wdl{p.Elo.Losses, p.Elo.Draws, p.Elo.Wins}
-	}
+	header := append(append([]string{"Engine"}, ct.Engines...), "Points", "Games")
 	t := &Table{Header: header, Right: rightFrom(1, len(header))}
-	for i, e := range s.Engines {
-		row := texts(e.Name)
-		for j := range s.Engines {
-			switch c := cells[i][j]; {
+	for i, r := range ct.Rows {
+		row := texts(r.Engine)
+		for j, c := range r.Cells {
+			switch {
 			case i == j:
 				row = append(row, Cell{Text: "—"})
 			case c == nil:
 				row = append(row, Cell{Text: ""})
 			default:
-				pts := float64(c.w) + float64(c.d)/2
-				row = append(row, Cell{Text: fmt.Sprintf("%s/%d (+%d =%d -%d)", fmtPoints(pts), c.w+c.d+c.l, c.w, c.d, c.l)})
+				row = append(row, Cell{Text: fmt.Sprintf("%s/%d (+%d =%d -%d)", fmtPoints(c.Points), c.Games, c.Wins, c.Draws, c.Losses)})
 			}
 		}
-		row = append(row, texts(fmtPoints(e.Points), fmt.Sprint(e.Games))...)
-		t.Rows = append(t.Rows, row)
+		t.Rows = append(t.Rows, append(row, texts(fmtPoints(r.Points), fmt.Sprint(r.Games))...))
 	}
 	return t
+}
+
+// ratingsTable lists the maximum-likelihood ratings best first, undefined
+// ones last, as the arena's summary.md does.
+func ratingsTable(s *arena.Summary) *Table {
+	if s.Ratings == nil {
+		return nil
+	}
+	players := slices.Clone(s.Ratings.Players)
+	key := func(r tracker.Rating) float64 {
+		if math.IsNaN(r.Elo) {
+			return math.Inf(-1)
+		}
+		return r.Elo
+	}
+	slices.SortStableFunc(players, func(a, b tracker.Rating) int { return cmp.Compare(key(b), key(a)) })
+	header := []string{"Rank", "Engine", "Elo ± 95%", "Interval", "Games", "Points", "Score %"}
+	t := &Table{Header: header, Right: rightFrom(2, len(header))}
+	t.Right[0] = true
+	for i, p := range players {
+		name := p.Name
+		if p.Name == s.Ratings.Anchor {
+			name += " (anchor)"
+		}
+		interval := "-"
+		if !math.IsNaN(p.Low) && !math.IsNaN(p.High) && p.Name != s.Ratings.Anchor {
+			interval = fmt.Sprintf("[%s, %s]", fmtElo(p.Low), fmtElo(p.High))
+		}
+		score := "-"
+		if p.Games > 0 {
+			score = fmt.Sprintf("%.1f", 100*p.Points/float64(p.Games))
+		}
+		t.Rows = append(t.Rows, texts(fmt.Sprint(i+1), name, p.String(), interval, fmt.Sprint(p.Games), fmtPoints(p.Points), score))
+	}
+	return t
+}
+
+func fmtElo(x float64) string {
+	switch {
+	case math.IsInf(x, 1):
+		return "+inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	}
+	return fmt.Sprintf("%+.1f", x)
 }
 
 func fmtPoints(p float64) string { return strings.TrimSuffix(fmt.Sprintf("%.1f", p), ".0") }
@@ -302,12 +393,12 @@ func gamesTable(s *arena.Summary) *Table {
 	return t
 }
 
-var combinedHeader = []string{"Run", "Time/move (s)", "Engine", "Games", "Wins", "Draws", "Losses", "Score %",
+var combinedHeader = []string{"Run", "X", "Engine", "Games", "Wins", "Draws", "Losses", "Score %",
 	"Avg Time (s)", "Avg Nodes", "Avg Depth", "Avg ACPL", "Accuracy"}
 
 // combinedTable is the sweep's table: a row per setting and engine, the
 // settings (runs) in order of time per move (a run at its first engine's).
-func combinedTable(series []Series, sections []*Section) *Table {
+func combinedTable(series []Series, axis Axis, sections []*Section) *Table {
 	type key struct {
 		run    *Run
 		engine string
@@ -321,8 +412,11 @@ func combinedTable(series []Series, sections []*Section) *Table {
 	ordered := slices.Clone(sections)
 	first := func(s *Section) float64 { return points[key{s.Run, s.Run.Summary.Engines[0].Name}].X }
 	sort.SliceStable(ordered, func(a, b int) bool { return first(ordered[a]) < first(ordered[b]) })
-	t := &Table{Header: combinedHeader, Right: rightFrom(3, len(combinedHeader))}
-	t.Right[1] = true
+	t := &Table{Header: slices.Clone(combinedHeader), Right: rightFrom(3, len(combinedHeader))}
+	t.Header[1], t.Right[1] = "Time/move (s)", true
+	if axis.Swept {
+		t.Header[1] = axis.Label
+	}
 	for _, s := range ordered {
 		for _, e := range s.Run.Summary.Engines {
 			p := points[key{s.Run, e.Name}]
