@@ -41,10 +41,10 @@ type Report struct {
 
 // Section is one run's part of the report.
 type Section struct {
-	Run        *Run
-	Anchor     string // HTML id and file-name slug
-	Facts      []Fact
-	PGNLink    string // games.pgn relative to the report directory; "" without PGN
+	Run     *Run
+	Anchor  string // HTML id and file-name slug
+	Facts   []Fact
+	PGNLink string // games.pgn relative to the report directory; "" without PGN
 	Results *Table
 	// EloLines are each pairing's Elo from W-D-L and, with game pairs,
 	// from the pentanomial counts; then the SPRT's state if the run had one.
@@ -54,7 +54,7 @@ type Section struct {
 	// RatingsNote is the fit's method, or why it failed.
 	RatingsNote string
 	Games       *Table
-	Figures    []*Rendered
+	Figures     []*Rendered
 }
 
 // Fact is one "key: value" line of a run's configuration.
