@@ -63,7 +63,7 @@ func formatLine(cfg *Config) string {
 
 // openingsLine describes the book and how it is used.
 func openingsLine(cfg *Config) string {
-	pairs := "each opening played with both colours (game pairs)"
+	pairs := "game pairs: each opening played with both colours"
 	if !cfg.Pairs {
 		pairs = "one opening per game, colours alternating"
 	}

@@ -521,7 +521,11 @@ func fmtRating(x float64) string {
 	case x == 0:
 		return "0"
 	}
-	return fmt.Sprintf("%+.1f", x)
+	s := fmt.Sprintf("%+.1f", x)
+	if s == "-0.0" {
+		s = "+0.0"
+	}
+	return s
 }
 
 func rightFrom(first, n int) []tw.Align {

@@ -379,6 +379,9 @@ func continueSweep(ctx context.Context, ss *SweepSummary, opt Options) (*SweepSu
 			return ss, err
 		}
 		if sum == nil || !sum.Complete {
+			if ctx.Err() != nil {
+				return ss, ss.interrupted(i)
+			}
 			fmt.Fprintf(stdout, "\n=== SWEEP SETTING %d/%d: %s = %s ===\n", i+1, n, ss.Key, st.Value)
 			subOpt := opt
 			subOpt.OutDir = sub
@@ -396,10 +399,17 @@ func continueSweep(ctx context.Context, ss *SweepSummary, opt Options) (*SweepSu
 				if sum == nil {
 					sum, _ = readSummary(sub)
 				}
-				return ss, ss.record(i, sum, runErr)
+				if err := ss.record(i, sum); err != nil {
+					return ss, err
+				}
+				var ie *InterruptedError
+				if errors.As(runErr, &ie) || ctx.Err() != nil {
+					return ss, ss.interrupted(i)
+				}
+				return ss, runErr
 			}
 		}
-		if err := ss.record(i, sum, nil); err != nil {
+		if err := ss.record(i, sum); err != nil {
 			return ss, err
 		}
 	}
@@ -416,10 +426,14 @@ func continueSweep(ctx context.Context, ss *SweepSummary, opt Options) (*SweepSu
 	return ss, nil
 }
 
-// record stores setting i's summary (which may be partial) and rewrites the
-// sweep's files. It returns the error that ends the sweep: runErr itself,
-// or for an interrupted run an *InterruptedError naming the sweep.
-func (ss *SweepSummary) record(i int, sum *Summary, runErr error) error {
+// interrupted is the error of a sweep interrupted in setting i.
+func (ss *SweepSummary) interrupted(i int) error {
+	return &InterruptedError{Dir: ss.RunDir, Done: i, Total: len(ss.Settings), Unit: "settings"}
+}
+
+// record stores setting i's summary (which may be partial, or nil when the
+// run left none) and rewrites the sweep's files.
+func (ss *SweepSummary) record(i int, sum *Summary) error {
 	if sum != nil {
 		st := &ss.Settings[i]
 		st.Complete, st.GamesPlayed, st.GamesPlanned, st.Stopped = sum.Complete, sum.GamesPlayed, sum.GamesPlanned, sum.Stopped
@@ -438,14 +452,7 @@ func (ss *SweepSummary) record(i int, sum *Summary, runErr error) error {
 		slices.SortStableFunc(rows, func(a, b SweepRow) int { return a.Setting - b.Setting })
 		ss.Rows = rows
 	}
-	if err := ss.write(); err != nil {
-		return err
-	}
-	var ie *InterruptedError
-	if errors.As(runErr, &ie) {
-		return &InterruptedError{Dir: ss.RunDir, Done: i, Total: len(ss.Settings), Unit: "settings"}
-	}
-	return runErr
+	return ss.write()
 }
 
 func (ss *SweepSummary) values() []string {
