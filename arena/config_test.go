@@ -409,3 +409,33 @@ engines:
 		t.Errorf("sweepX of a time control = %v, want nil", *x)
 	}
 }
+
+// The example configs of configs/examples load (their books resolve
+// relative to the config file).
+func TestExampleConfigsLoad(t *testing.T) {
+	files, err := filepath.Glob("../configs/examples/*.yaml")
+	if err != nil || len(files) < 3 {
+		t.Fatalf("example configs: %v, %v", files, err)
+	}
+	for _, f := range files {
+		cfg, err := Load(f)
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		switch filepath.Base(f) {
+		case "sweep-movetime.yaml":
+			if cfg.Sweep == nil || len(cfg.Sweep.Configs) != 3 || cfg.Sweep.Configs[2].Engines[0].Limits.MoveTime.D() != time.Second {
+				t.Errorf("%s: sweep %+v", f, cfg.Sweep)
+			}
+		case "round-robin.yaml":
+			if cfg.Format != FormatRoundRobin || len(cfg.Engines) != 4 || cfg.Anchor != "H-10k" {
+				t.Errorf("%s: format %q, %d engines, anchor %q", f, cfg.Format, len(cfg.Engines), cfg.Anchor)
+			}
+		case "sprt.yaml":
+			if cfg.SPRT == nil || cfg.SPRT.Elo1 != 10 || !cfg.Pairs {
+				t.Errorf("%s: sprt %+v", f, cfg.SPRT)
+			}
+		}
+	}
+}
