@@ -57,9 +57,11 @@ type Axis struct {
 
 // Sweep groups the runs' engines by name: one series per engine, in order
 // of first appearance, so a list of runs at different time limits is a
-// sweep whatever produced it. A sweep over another numeric key (a depth,
-// an option) is plotted against that key: its runs share one time per
-// move.
+// sweep whatever produced it. Runs of several sweeps (or of sweeps and
+// single runs) make one series per sweep and engine, named "SWEEP: ENGINE",
+// so that the same engine in different experiments gets separate lines. A
+// sweep over another numeric key (a depth, an option) is plotted against
+// that key: its runs share one time per move.
 func Sweep(runs []*Run) ([]Series, Axis) {
 	axis := Axis{Label: "time per move (s)"}
 	if sw := runs[0].Sweep; sw != nil && !strings.HasSuffix(sw.Summary.Key, "movetime") {
@@ -71,15 +73,23 @@ func Sweep(runs []*Run) ([]Series, Axis) {
 			}
 		}
 	}
+	sweeps := map[*SweepDir]bool{}
+	for _, r := range runs {
+		sweeps[r.Sweep] = true
+	}
 	var out []Series
 	index := map[string]int{}
 	for _, r := range runs {
 		for _, e := range r.Summary.Engines {
-			i, ok := index[e.Name]
+			name := e.Name
+			if len(sweeps) > 1 && r.Sweep != nil {
+				name = r.Sweep.Summary.Name + ": " + e.Name
+			}
+			i, ok := index[name]
 			if !ok {
 				i = len(out)
-				index[e.Name] = i
-				out = append(out, Series{Engine: e.Name})
+				index[name] = i
+				out = append(out, Series{Engine: name})
 			}
 			p := Point{Run: r, Engine: e}
 			if d, ok := MoveTime(e); axis.Swept {
@@ -252,6 +262,9 @@ func (f *Figure) plot() (*plot.Plot, plot.Legend, error) {
 	}
 	legend := plot.NewLegend()
 	legend.Top, legend.Left = true, true
+	// Browsers without gonum's font draw the inline SVG's legend in a
+	// wider one; the padding keeps its lines apart.
+	legend.Padding = vg.Points(2)
 	for _, l := range f.Lines {
 		line, points, err := plotter.NewLinePoints(l.Points)
 		if err != nil {

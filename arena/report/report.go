@@ -406,7 +406,7 @@ func combinedTable(series []Series, axis Axis, sections []*Section) *Table {
 	points := map[key]Point{}
 	for _, s := range series {
 		for _, p := range s.Points {
-			points[key{p.Run, s.Engine}] = p
+			points[key{p.Run, p.Engine.Name}] = p
 		}
 	}
 	ordered := slices.Clone(sections)

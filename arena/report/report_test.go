@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"html"
 	"image/png"
 	"io"
@@ -296,6 +297,21 @@ func TestSweep(t *testing.T) {
 	}
 	if n := len(figs[1].Lines); n != 5 || !figs[1].LogY {
 		t.Errorf("nodes plot: %d lines, log %v; want 5 lines on a log axis", n, figs[1].LogY)
+	}
+}
+
+// Runs of two sweeps and a single run: the sweeps' engines get a series
+// per sweep, the single run's engines their own names.
+func TestSweepSeveralSweeps(t *testing.T) {
+	rs := loadRuns(t, "sweep", "thesis-exp1", "roundrobin-depth")
+	series, _ := Sweep(rs)
+	var names []string
+	for _, s := range series {
+		names = append(names, fmt.Sprintf("%s (%d)", s.Engine, len(s.Points)))
+	}
+	want := "fixture-sweep: Heuristic (2),fixture-sweep: Heuristic depth 2 (2),fixture-exp1: NN (2),fixture-exp1: Heuristic (2),Depth 1 (1),Depth 2 (1),Depth 4 (1)"
+	if got := strings.Join(names, ","); got != want {
+		t.Errorf("series %s\nwant %s", got, want)
 	}
 }
 

@@ -17,13 +17,16 @@ func init() {
 func runReport(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("out", "", "report `DIR` (default: the directory given, when there is one)")
-	thesis := fs.String("thesis", "", "also write `FILE`: the runs of the thesis's experiments next to the thesis's tables (docs/reproduction.md)")
+	out := fs.String("out", "", "report `DIR` (default: the directory given, when there is one and no --thesis)")
+	thesis := fs.String("thesis", "", "write `FILE`: the runs of the thesis's experiments next to the thesis's tables (docs/reproduction.md), plots in img/reproduction beside it")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: arena report DIR... [--out DIR] [--thesis FILE]")
-		fmt.Fprintln(stderr, "\nReads run directories of arena run (summary.json, moves.csv, config.yaml; a directory")
-		fmt.Fprintln(stderr, "holding run directories, like a sweep's, stands for all of them) and writes report.md,")
-		fmt.Fprintln(stderr, "report.html and plots/ (PNG and SVG) into the report directory (see docs/report.md).")
+		fmt.Fprintln(stderr, "usage: arena report DIR... [--out DIR]")
+		fmt.Fprintln(stderr, "       arena report --thesis FILE DIR... [--out DIR]")
+		fmt.Fprintln(stderr, "\nReads run directories of arena run (summary.json, moves.csv, config.yaml; a sweep's")
+		fmt.Fprintln(stderr, "directory, or any directory holding run directories, stands for all of them) and writes")
+		fmt.Fprintln(stderr, "report.md, report.html and plots/ (PNG and SVG) into the report directory; with --thesis")
+		fmt.Fprintln(stderr, "the comparison with the thesis's tables, and the report only if --out is given")
+		fmt.Fprintln(stderr, "(see docs/report.md).")
 		fs.PrintDefaults()
 	}
 	// Flags may come before or after the directories.
@@ -46,10 +49,10 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	case len(dirs) == 0:
 		fs.Usage()
 		return 2
-	case *out == "" && len(dirs) > 1:
+	case *out == "" && *thesis == "" && len(dirs) > 1:
 		fmt.Fprintln(stderr, "arena report: several directories: name the report directory with --out DIR")
 		return 2
-	case *out == "":
+	case *out == "" && *thesis == "":
 		*out = dirs[0]
 	}
 	runs, err := report.Load(dirs...)
@@ -57,11 +60,13 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arena report: %v\n", err)
 		return 1
 	}
-	if _, err := report.Write(runs, *out); err != nil {
-		fmt.Fprintf(stderr, "arena report: %v\n", err)
-		return 1
+	if *out != "" {
+		if _, err := report.Write(runs, *out); err != nil {
+			fmt.Fprintf(stderr, "arena report: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "Report of %d run(s) in %s (%s, %s, %s/)\n", len(runs), *out, report.MarkdownFile, report.HTMLFile, report.PlotsDir)
 	}
-	fmt.Fprintf(stdout, "Report of %d run(s) in %s (%s, %s, %s/)\n", len(runs), *out, report.MarkdownFile, report.HTMLFile, report.PlotsDir)
 	if *thesis != "" {
 		if err := report.WriteReproduction(runs, *thesis); err != nil {
 			fmt.Fprintf(stderr, "arena report: %v\n", err)

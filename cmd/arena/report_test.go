@@ -15,6 +15,7 @@ func TestReportCommand(t *testing.T) {
 	tmp := t.TempDir()
 	out := filepath.Join(tmp, "report")
 	thesis := filepath.Join(tmp, "docs", "reproduction.md")
+	thesis2 := filepath.Join(tmp, "docs2", "reproduction.md")
 	cases := []struct {
 		args   []string
 		code   int
@@ -27,19 +28,27 @@ func TestReportCommand(t *testing.T) {
 		// Flags before or after the directories.
 		{[]string{"report", sweep, "--out", out, exp1, "--thesis", thesis}, 0,
 			"Report of 4 run(s) in " + out + " (report.md, report.html, plots/)\nThesis comparison in " + thesis, ""},
+		// --thesis alone writes the comparison only.
+		{[]string{"report", "--thesis", thesis2, exp1, sweep}, 0, "Thesis comparison in " + thesis2, ""},
 	}
 	for _, c := range cases {
 		var stdout, stderr bytes.Buffer
 		code := run(c.args, &stdout, &stderr)
-		if code != c.code || !strings.Contains(stdout.String(), c.stdout) || !strings.Contains(stderr.String(), c.stderr) {
+		if code != c.code || !strings.HasPrefix(stdout.String(), c.stdout) || !strings.Contains(stderr.String(), c.stderr) {
 			t.Errorf("arena %s: exit %d (want %d)\nstdout: %s\nstderr: %s\nwant stdout containing %q, stderr containing %q",
 				strings.Join(c.args, " "), code, c.code, stdout.String(), stderr.String(), c.stdout, c.stderr)
 		}
 	}
 	for _, f := range []string{filepath.Join(out, "report.md"), filepath.Join(out, "report.html"),
-		filepath.Join(out, "plots", "acpl-vs-time.svg"), thesis, filepath.Join(tmp, "docs", "img", "reproduction", "exp1-start-acpl-vs-time.png")} {
+		filepath.Join(out, "plots", "acpl-vs-time.svg"), thesis, filepath.Join(tmp, "docs", "img", "reproduction", "exp1-start-acpl-vs-time.png"), thesis2} {
 		if _, err := os.Stat(f); err != nil {
 			t.Errorf("not written: %v", err)
+		}
+	}
+	// The fixtures stay untouched: no report was written into them.
+	for _, d := range []string{sweep, exp1} {
+		if _, err := os.Stat(filepath.Join(d, "report.md")); err == nil {
+			t.Errorf("a report was written into %s", d)
 		}
 	}
 }
