@@ -48,6 +48,9 @@ func (e *InterruptedError) Error() string {
 // directory. It returns the summary of the finished games; on cancellation
 // of ctx it stops the engines and returns an *InterruptedError.
 func Run(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
+	if cfg.Sweep != nil {
+		return nil, fmt.Errorf("%s has a sweep: of %d settings; run it with RunSweep", cfg.File, len(cfg.Sweep.Configs))
+	}
 	if opt.OutDir != "" {
 		if _, err := os.Stat(filepath.Join(opt.OutDir, GamesFile)); err == nil {
 			return nil, fmt.Errorf("%s already holds a run (%s exists); continue it with: arena run --resume %s", opt.OutDir, GamesFile, opt.OutDir)

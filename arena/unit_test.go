@@ -297,3 +297,38 @@ func TestInsufficientMaterial(t *testing.T) {
 		}
 	}
 }
+
+// A PGN book through the config: each opening is the position after the
+// first plies plies, read from opening start in the seeded random order.
+func TestPGNBookFromConfig(t *testing.T) {
+	dir := t.TempDir()
+	book := filepath.Join(dir, "book.pgn")
+	text := "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n[Event \"b\"]\n\n1. d4 d5 2. c4 e6 *\n\n[Event \"c\"]\n\n1. c4 e5 2. Nc3 Nf6 *\n"
+	if err := os.WriteFile(book, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := writeConfig(t, fmt.Sprintf("games: 4\nlimits: {depth: 1}\n%sopenings: {file: %q, plies: 2, order: random, start: 2}\n", twoEngines, book))
+	ops, err := LoadOpenings(*cfg.Openings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after2 := map[string]bool{}
+	for _, fen := range []string{
+		"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2",
+		"rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq d6 0 2",
+		"rnbqkbnr/pppp1ppp/8/4p3/2P5/8/PP1PPPPP/RNBQKBNR w KQkq e6 0 2",
+	} {
+		after2[fen] = true
+	}
+	games := schedule(cfg, ops)
+	for i, g := range games {
+		if !after2[g.Opening.FEN] {
+			t.Errorf("game %d starts from %q, not a position after 2 plies", i+1, g.Opening.FEN)
+		}
+	}
+	// start: 2 begins at the second element of the seeded sequence.
+	full := openingOrder(3, 3, "random", 1, cfg.Seed)
+	if games[0].Opening != &ops[full[1]] || games[2].Opening != &ops[full[2]] || games[1].Opening != games[0].Opening {
+		t.Errorf("openings %v %v %v, want book entries %d, %d (order from start 1: %v)", games[0].Opening, games[1].Opening, games[2].Opening, full[1], full[2], full)
+	}
+}
