@@ -2,7 +2,7 @@ GO ?= go
 BIN := bin/arena
 STOCKFISH := $(shell command -v stockfish 2>/dev/null || ls /usr/games/stockfish 2>/dev/null)
 
-.PHONY: build test bench run stockfish vet fmt clean
+.PHONY: build test bench run stockfish fmt clean report-check reproduce
 
 build:
 	$(GO) build -o $(BIN) ./cmd/arena
@@ -29,3 +29,39 @@ fmt:
 
 clean:
 	rm -rf bin
+
+CHROMIUM ?= $(shell command -v chromium 2>/dev/null || command -v chromium-browser 2>/dev/null)
+REPORT_CHECK ?= /tmp/arena-report-check
+REPORT_RUNS ?= arena/report/testdata/runs/sweep arena/report/testdata/runs/roundrobin-depth
+
+# report-check: arena report's HTML opens in headless Chromium with no network and
+# requests nothing but itself; look at $(REPORT_CHECK)/report.png (docs/report.md).
+report-check: build
+	@test -n "$(CHROMIUM)" || { echo "chromium not found (apt-get install -y chromium)"; exit 1; }
+	rm -rf $(REPORT_CHECK) && mkdir -p $(REPORT_CHECK)
+	./$(BIN) report $(REPORT_RUNS) --out $(REPORT_CHECK)/report
+	$$(unshare -rn true 2>/dev/null && echo unshare -rn) $(CHROMIUM) --headless --no-sandbox --disable-gpu \
+		--disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync \
+		--proxy-server=127.0.0.1:9 --host-resolver-rules='MAP * ~NOTFOUND' \
+		--user-data-dir=$(REPORT_CHECK)/profile --log-net-log=$(REPORT_CHECK)/netlog.json \
+		--window-size=1200,1600 --screenshot=$(REPORT_CHECK)/report.png \
+		file://$(abspath $(REPORT_CHECK))/report/report.html 2>$(REPORT_CHECK)/chromium.log
+	@test -s $(REPORT_CHECK)/report.png || { echo "no screenshot: see $(REPORT_CHECK)/chromium.log"; exit 1; }
+	@urls=$$(grep -o '"url":"[^"]*"' $(REPORT_CHECK)/netlog.json | sort -u | \
+		grep -v -E '"url":"(file:|data:|https?://([a-z0-9-]+\.)*(google\.com|googleapis\.com|gvt1\.com)/)'); \
+	if [ -n "$$urls" ]; then echo "report.html requested:"; echo "$$urls"; exit 1; fi
+	@echo "report.html opened offline and requested nothing; look at $(REPORT_CHECK)/report.png"
+
+THESIS_CONFIGS ?= $(wildcard configs/thesis/*.yaml)
+THESIS_RESULTS ?= results/thesis
+REPRODUCTION ?= docs/reproduction.md
+
+# reproduce: the thesis's experiments (up to ~10 h on 2 cores), each sweep's report in its
+# directory, then $(REPRODUCTION) next to THESIS.md 1.6. Re-running resumes or skips finished sweeps.
+reproduce: build stockfish
+	@set -e; for c in $(THESIS_CONFIGS); do \
+		d=$(THESIS_RESULTS)/$$(basename $$c .yaml); \
+		if [ -f $$d/sweep.json ]; then ./$(BIN) run --resume $$d; else ./$(BIN) run $$c --out $$d; fi; \
+		./$(BIN) report $$d; \
+	done
+	./$(BIN) report --thesis $(REPRODUCTION) $(THESIS_RESULTS)
