@@ -2,6 +2,7 @@ package neural
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"arena/engines/internal/nnengine"
 	"arena/engines/internal/nnengine/enginetest"
 	"arena/engines/nn"
+	"arena/engines/uci"
 )
 
 func newEngine(t testing.TB, opts map[string]string) *Engine {
@@ -172,8 +174,8 @@ func TestModelErrors(t *testing.T) {
 			t.Errorf("model %s: error %v, want one naming the path", path, err)
 		}
 	}
-	if _, err := engines.New(Name, nil); err == nil || !strings.Contains(err.Error(), "model") {
-		t.Errorf("no model: error %v, want one naming the model option", err)
+	if _, err := engines.New(Name, map[string]string{"model": "builtin:nosuch"}); err == nil || !strings.Contains(err.Error(), "nosuch") {
+		t.Errorf("unknown shipped net: error %v, want one naming it", err)
 	}
 }
 
@@ -205,14 +207,18 @@ func TestUCI(t *testing.T) {
 	}
 }
 
-// TestUCIBadModel: the server reports the unloadable model, path included.
+// TestUCIBadModel: the UCI server refuses to start with an unloadable model,
+// naming the path, so "arena uci" exits before the handshake instead of
+// losing games.
 func TestUCIBadModel(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "missing.safetensors")
-	c := enginetest.UCI(t, Name, map[string]string{"model": missing}, nil)
-	var infos []engines.Info
-	res, _ := c.Search(context.Background(), engines.Position{}, engines.Limits{Depth: 1}, func(in engines.Info) { infos = append(infos, in) })
-	if res.Move != "" || !strings.Contains(enginetest.InfoStrings(infos), missing) {
-		t.Errorf("result %+v, infos %q; want no move and an info string naming %s", res, enginetest.InfoStrings(infos), missing)
+	spec, err := engines.Lookup(Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = uci.NewServer(spec, map[string]string{"model": missing}, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), missing) {
+		t.Errorf("NewServer error %v; want one naming %s", err, missing)
 	}
 }
 
