@@ -38,21 +38,9 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "also write the report as JSON to `FILE`")
 	quiet := fs.Bool("quiet", false, "no per-game progress on stderr")
 
-	// Flags may come before or after the file name.
-	var files []string
-	rest := args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			if err == flag.ErrHelp {
-				return 0
-			}
-			return 2
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		rest = fs.Args()[1:]
+	files, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
 	if len(files) != 1 {
 		fmt.Fprintf(stderr, "arena analyze: expected one PGN file, got %d\n", len(files))

@@ -51,20 +51,17 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			len(engines.BenchPositions), heuristic.Name, neural.Name, strings.Join(engines.Names(), ", "))
 		fs.PrintDefaults()
 	}
-	// The engine name may come before or after the flags.
-	if err := fs.Parse(args); err != nil {
-		return parseExit(err)
+	positional, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
 	name := heuristic.Name
-	if fs.NArg() > 0 {
-		name = fs.Arg(0)
-		if err := fs.Parse(fs.Args()[1:]); err != nil {
-			return parseExit(err)
-		}
-		if fs.NArg() > 0 {
-			fmt.Fprintf(stderr, "arena bench: unexpected arguments %q after engine %s (options go in --option NAME=VALUE)\n", fs.Args(), name)
-			return 2
-		}
+	if len(positional) > 0 {
+		name = positional[0]
+	}
+	if len(positional) > 1 {
+		fmt.Fprintf(stderr, "arena bench: unexpected arguments %q after engine %s (options go in --option NAME=VALUE)\n", positional[1:], name)
+		return 2
 	}
 	set := 0
 	for _, given := range []bool{*depth != 0, *movetime != 0, *nodes != 0} {

@@ -25,13 +25,14 @@ func runEngines(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "\nLists every built-in engine (or the ones named) with its description and options;")
 		fmt.Fprintln(stderr, "options are set with --option NAME=VALUE in 'arena uci' and 'arena bench', or in a config.")
 	}
-	if err := fs.Parse(args); err != nil {
-		return parseExit(err)
+	names, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
 	specs := engines.List()
-	if fs.NArg() > 0 {
+	if len(names) > 0 {
 		specs = specs[:0:0]
-		for _, name := range fs.Args() {
+		for _, name := range names {
 			s, err := engines.Lookup(name)
 			if err != nil {
 				fmt.Fprintf(stderr, "arena engines: %v\n", err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -29,21 +28,9 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "(see docs/report.md).")
 		fs.PrintDefaults()
 	}
-	// Flags may come before or after the directories.
-	var dirs []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return 0
-			}
-			return 2
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		dirs = append(dirs, args[0])
-		args = args[1:]
+	dirs, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
 	switch {
 	case len(dirs) == 0:

@@ -33,21 +33,9 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "the combined table to DIR/sweep.json and DIR/sweep.md; --resume DIR continues it.")
 		fs.PrintDefaults()
 	}
-	// Flags may come before or after the config file.
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return 0
-			}
-			return 2
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		positional = append(positional, args[0])
-		args = args[1:]
+	positional, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
 	switch {
 	case *resume != "" && (len(positional) > 0 || *out != ""):

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -53,20 +52,17 @@ func runUCI(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "\nRuns built-in engine ENGINE as a UCI engine on stdin/stdout.\nbuilt-in engines: %s\n\n", strings.Join(engines.Names(), ", "))
 		fs.PrintDefaults()
 	}
-	// The engine name may come before or after the flags.
-	if err := fs.Parse(args); err != nil {
-		return parseExit(err)
+	positional, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
-	if fs.NArg() == 0 {
+	if len(positional) == 0 {
 		fmt.Fprintf(stderr, "arena uci: no engine given (built-in engines: %s)\n", strings.Join(engines.Names(), ", "))
 		return 2
 	}
-	name := fs.Arg(0)
-	if err := fs.Parse(fs.Args()[1:]); err != nil {
-		return parseExit(err)
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "arena uci: unexpected arguments %q after engine %s (options go in --option NAME=VALUE)\n", fs.Args(), name)
+	name := positional[0]
+	if len(positional) > 1 {
+		fmt.Fprintf(stderr, "arena uci: unexpected arguments %q after engine %s (options go in --option NAME=VALUE)\n", positional[1:], name)
 		return 2
 	}
 	spec, err := engines.Lookup(name)
@@ -83,12 +79,4 @@ func runUCI(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// parseExit is the exit status for a flag error: asking for help is not one.
-func parseExit(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	return 2
 }
