@@ -45,6 +45,7 @@ func trainFlags(fs *flag.FlagSet, c *train.Config) {
 	fs.IntVar(&c.Epochs, "epochs", c.Epochs, "passes over the training data")
 	fs.IntVar(&c.Batch, "batch", 256, "positions per step (a multiple of 8)")
 	fs.Float64Var(&c.LR, "lr", 1e-3, "Adam learning rate")
+	fs.BoolVar(&c.Cosine, "cosine", false, "anneal the learning rate to 0 over the run (cosine)")
 	fs.Float64Var(&c.ValFraction, "val", 0.1, "share of the positions held out for validation")
 	fs.IntVar(&c.Workers, "workers", 0, "goroutines per training step (0: all CPUs)")
 }
@@ -115,10 +116,14 @@ func runTrainSupervised(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "arena train supervised: interrupted before the first epoch ended; nothing saved")
 		return 130
 	}
+	schedule := ""
+	if cfg.Cosine {
+		schedule = " (cosine)"
+	}
 	meta := nn.Meta{
 		Training: fmt.Sprintf("arena train supervised: %d positions from %s (%d train, %d validation), target tanh(cp/%.1f), "+
-			"%d epochs of batch %d, Adam lr %g, seed %d; best epoch %d, validation MSE %.5f",
-			len(samples), filepath.Base(*data), res.Train, res.Val, train.CPScale, len(res.Epochs), cfg.Batch, cfg.LR, cfg.Seed, res.BestEpoch, res.BestVal),
+			"%d epochs of batch %d, Adam lr %g%s, seed %d; best epoch %d, validation MSE %.5f",
+			len(samples), filepath.Base(*data), res.Train, res.Val, train.CPScale, len(res.Epochs), cfg.Batch, cfg.LR, schedule, cfg.Seed, res.BestEpoch, res.BestVal),
 		Extra: map[string]string{"val_loss": strconv.FormatFloat(res.BestVal, 'f', 6, 64), "epochs": strconv.Itoa(len(res.Epochs)),
 			"positions": strconv.Itoa(len(samples))},
 	}

@@ -50,9 +50,12 @@ type Sample struct {
 
 // Config controls Fit.
 type Config struct {
-	Epochs      int     // passes over the training split (default 10)
-	Batch       int     // positions per step, a multiple of 8 (default 256)
-	LR          float64 // Adam learning rate (default 1e-3)
+	Epochs int     // passes over the training split (default 10)
+	Batch  int     // positions per step, a multiple of 8 (default 256)
+	LR     float64 // Adam learning rate (default 1e-3)
+	// Cosine anneals the learning rate from LR to 0 over the run, step by
+	// step (lr * (1 + cos(pi * step / steps)) / 2); otherwise it is constant.
+	Cosine      bool
 	ValFraction float64 // share of the samples held out for validation (default 0.1)
 	Seed        uint64  // initial weights, the split and the batch order
 	Workers     int     // goroutines per step (default GOMAXPROCS)
@@ -149,6 +152,10 @@ func Fit(ctx context.Context, samples []Sample, cfg Config) (Result, error) {
 		var sum float64
 		steps := len(trainIdx) / cfg.Batch
 		for s := range steps {
+			if cfg.Cosine {
+				done := float64((ep-1)*steps+s) / float64(cfg.Epochs*steps)
+				opt.lr = cfg.LR * (1 + math.Cos(math.Pi*done)) / 2
+			}
 			if err := ctx.Err(); err != nil {
 				res.Elapsed = time.Since(start)
 				if res.Best == nil {
