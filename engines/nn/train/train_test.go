@@ -91,10 +91,10 @@ func TestMirror(t *testing.T) {
 
 func TestAdjudicate(t *testing.T) {
 	for fen, want := range map[string]float64{
-		"4k3/8/8/8/8/8/8/3QK3 w - - 0 1":  1,
-		"4k3/8/8/8/8/8/8/3NK3 w - - 0 1":  1,
+		"4k3/8/8/8/8/8/8/3QK3 w - - 0 1":   1,
+		"4k3/8/8/8/8/8/8/3NK3 w - - 0 1":   1,
 		"4k3/8/8/8/8/8/2PP4/4K3 w - - 0 1": 0,
-		"3rk3/8/8/8/8/8/8/4K3 w - - 0 1":  -1,
+		"3rk3/8/8/8/8/8/8/4K3 w - - 0 1":   -1,
 	} {
 		p, err := board.ParseFEN(fen)
 		if err != nil {
