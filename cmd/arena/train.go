@@ -153,7 +153,7 @@ func runTrainSelfPlay(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg := train.SelfPlayConfig{Train: train.Config{Epochs: 2}}
 	out := fs.String("out", "", "weights to write (`NET.safetensors`)")
-	initPath := fs.String("init", "", "generation 0 weights (default: a fresh net)")
+	initPath := fs.String("init", "", "start from these weights (default: a fresh net); a self-play file's generation and best_wr carry on")
 	fs.IntVar(&cfg.Generations, "generations", 5, "candidates to train and gate")
 	fs.IntVar(&cfg.Games, "games", 200, "self-play games per generation")
 	fs.IntVar(&cfg.RandomPlies, "random-plies", 4, "random opening plies per game")
@@ -161,6 +161,7 @@ func runTrainSelfPlay(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&cfg.Epsilon, "epsilon", 0.05, "chance of a random move")
 	fs.IntVar(&cfg.MaxPlies, "max-plies", 160, "adjudicate a game by material after N plies")
 	fs.IntVar(&cfg.Window, "window", 2, "generations of games each candidate trains on")
+	fs.Float64Var(&cfg.Discount, "discount", 0, "target = outcome * discount^(plies to the end) (0: the plain outcome)")
 	fs.IntVar(&cfg.GateGames, "gate-games", 20, "candidate vs best games (even)")
 	fs.Float64Var(&cfg.Threshold, "threshold", 0.55, "score the candidate needs to replace the best")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "random seed")
@@ -174,20 +175,31 @@ func runTrainSelfPlay(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg.Workers = cfg.Train.Workers
 	if *initPath != "" {
-		var err error
-		if cfg.Init, err = loadModel(*initPath); err != nil {
+		w, meta, err := nn.ReadFile(*initPath)
+		if err == nil {
+			cfg.Init, err = train.FromWeights(w)
+		}
+		if err != nil {
 			fmt.Fprintf(stderr, "arena train selfplay: %v\n", err)
 			return 1
 		}
+		cfg.InitGeneration, cfg.InitBestWR = meta.Generation, meta.BestWR
+	}
+	discount, from := "", ""
+	if cfg.Discount > 0 && cfg.Discount < 1 {
+		discount = fmt.Sprintf(" discounted by %g per ply", cfg.Discount)
+	}
+	if *initPath != "" {
+		from = ", continued from " + filepath.Base(*initPath)
 	}
 	start := time.Now()
 	cfg.Progress = stderr
 	cfg.Checkpoint = func(best *train.Model, gen int, wr float64) error {
 		meta := nn.Meta{
 			Generation: gen, HasGeneration: true, BestWR: wr, HasBestWR: true,
-			Training: fmt.Sprintf("arena train selfplay: %d games per generation, outcome targets, gate %d games at %.2f, "+
-				"%d epochs per candidate, seed %d; best is generation %d (scored %.3f against its predecessor)",
-				cfg.Games, cfg.GateGames, cfg.Threshold, cfg.Train.Epochs, cfg.Seed, gen, wr),
+			Training: fmt.Sprintf("arena train selfplay: %d games per generation, outcome targets%s, gate %d games at %.2f, "+
+				"%d epochs per candidate, seed %d%s; best is generation %d (scored %.3f against its predecessor)",
+				cfg.Games, discount, cfg.GateGames, cfg.Threshold, cfg.Train.Epochs, cfg.Seed, from, gen, wr),
 		}
 		return nn.SaveSafetensors(*out, best.Weights(), meta)
 	}

@@ -23,13 +23,22 @@ type SelfPlayConfig struct {
 	Epsilon     float64 // chance of a uniformly random move after the opening (default 0.05)
 	MaxPlies    int     // a game still running after this many plies is adjudicated (default 160)
 	Window      int     // generations of games a candidate trains on (default 2)
-	GateGames   int     // candidate vs best games, colours alternating (default 20)
-	Threshold   float64 // score the candidate needs against the best (default 0.55)
-	Train       Config  // the candidate's training on the games' positions
-	Seed        uint64
-	Workers     int    // goroutines playing games (default GOMAXPROCS)
-	Init        *Model // generation 0 (default: a fresh model from Seed)
-	Progress    io.Writer
+	// Discount, when in (0, 1), scales the outcome target of a position
+	// n plies before the game's end by Discount^n, so that positions
+	// closer to a win are worth more (progress towards mate); 0 or 1: the
+	// plain outcome for every position.
+	Discount  float64
+	GateGames int     // candidate vs best games, colours alternating (default 20)
+	Threshold float64 // score the candidate needs against the best (default 0.55)
+	Train     Config  // the candidate's training on the games' positions
+	Seed      uint64
+	Workers   int    // goroutines playing games (default GOMAXPROCS)
+	Init      *Model // generation 0 (default: a fresh model from Seed)
+	// InitGeneration and InitBestWR describe Init (from its metadata) when
+	// a run continues an earlier one: generations are numbered after it.
+	InitGeneration int
+	InitBestWR     float64
+	Progress       io.Writer
 	// Checkpoint, when set, is called with the best model after each
 	// generation (to save it, so an interrupted run keeps its progress).
 	Checkpoint func(best *Model, generation int, bestWR float64) error
@@ -77,6 +86,8 @@ func (c SelfPlayConfig) validate() error {
 		return fmt.Errorf("epsilon is %v, expected 0..1", c.Epsilon)
 	case c.MaxPlies < 1:
 		return fmt.Errorf("max plies is %d, expected >= 1", c.MaxPlies)
+	case c.Discount < 0 || c.Discount > 1:
+		return fmt.Errorf("discount is %v, expected 0..1", c.Discount)
 	case c.Window < 1:
 		return fmt.Errorf("window is %d, expected >= 1", c.Window)
 	case c.GateGames < 2 || c.GateGames%2 != 0:
@@ -113,7 +124,8 @@ type SelfPlayResult struct {
 // plays Games games against itself (1-ply: every legal move evaluated, a
 // move drawn by softmax over the values, after RandomPlies random moves and
 // with Epsilon random moves); every position of a game gets the game's
-// outcome from White's point of view (+1, 0, -1) as its value target; a
+// outcome from White's point of view (+1, 0, -1) as its value target
+// (times Discount^plies-to-the-end when Discount is set); a
 // candidate, starting from the best weights, is trained on the positions of
 // the last Window generations, each also mirrored (ranks flipped, colours
 // swapped, target negated: the same game with the colours exchanged, which
@@ -137,9 +149,9 @@ func SelfPlay(ctx context.Context, cfg SelfPlayConfig) (SelfPlayResult, error) {
 	if best == nil {
 		best = NewModel(cfg.Seed)
 	}
-	res := SelfPlayResult{Best: best}
+	res := SelfPlayResult{Best: best, Generation: cfg.InitGeneration, BestWR: cfg.InitBestWR}
 	var window [][]Sample
-	for gen := 1; gen <= cfg.Generations; gen++ {
+	for gen := cfg.InitGeneration + 1; gen <= cfg.InitGeneration+cfg.Generations; gen++ {
 		t0 := time.Now()
 		bestNet, err := nn.New(best.Weights())
 		if err != nil {
@@ -155,9 +167,13 @@ func SelfPlay(ctx context.Context, cfg SelfPlayConfig) (SelfPlayResult, error) {
 			if g.result != 0 {
 				decisive++
 			}
-			for _, pl := range g.positions {
-				samples = append(samples, Sample{Board: pl, Target: float32(g.result)},
-					Sample{Board: mirror(pl), Target: float32(-g.result)})
+			for i, pl := range g.positions {
+				z := g.result
+				if cfg.Discount > 0 && cfg.Discount < 1 {
+					z *= math.Pow(cfg.Discount, float64(len(g.positions)-1-i))
+				}
+				samples = append(samples, Sample{Board: pl, Target: float32(z)},
+					Sample{Board: mirror(pl), Target: float32(-z)})
 			}
 		}
 		window = append(window, samples)
