@@ -83,7 +83,7 @@ func init() {
 	)
 	engines.Register(engines.Spec{
 		Name:        Name,
-		Description: "thesis MCTS with value-network leaves (UCT c=1.41, robust child); batched leaves, tree reuse and mate proofs as options (needs option model)",
+		Description: "thesis MCTS with value-network leaves (UCT c=1.41, robust child); batched leaves, tree reuse and mate proofs as options (model: the shipped self-play net by default)",
 		Options:     opts,
 		New: func(opts engines.Options) (engines.Engine, error) {
 			return New(opts)

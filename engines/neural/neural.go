@@ -31,7 +31,7 @@ const Name = "nn"
 func init() {
 	engines.Register(engines.Spec{
 		Name:        Name,
-		Description: "thesis 1-ply value-network engine: one batched inference over all legal moves (needs option model)",
+		Description: "thesis 1-ply value-network engine: one batched inference over all legal moves (model: the shipped self-play net by default)",
 		Options: nnengine.Options("orders the legal moves before evaluation, so it decides between moves of exactly " +
 			"equal value (mostly several mating moves); the engine is otherwise deterministic"),
 		New: func(opts engines.Options) (engines.Engine, error) {

@@ -77,7 +77,7 @@ func init() {
 		Help: "search depth in plies when go gives none (the thesis searches 2)"})
 	engines.Register(engines.Spec{
 		Name:        Name,
-		Description: "thesis supervised engine: depth-2 alpha-beta minimax over net*10, checkmate +-9999, captures first at the root (needs option model)",
+		Description: "thesis supervised engine: depth-2 alpha-beta minimax over net*10, checkmate +-9999, captures first at the root (model: the shipped supervised net by default)",
 		Options:     opts,
 		New: func(opts engines.Options) (engines.Engine, error) {
 			return New(opts)

@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 
 	"arena/engines"
 	"arena/engines/board"
 	"arena/engines/nn"
+	"arena/engines/nn/nets"
 )
 
 // Option names every value-network engine takes.
@@ -21,21 +23,44 @@ const (
 )
 
 // Options returns the model and seed options, to be listed first by each
-// engine. The model has no default yet: an engine without one is an error,
-// never a random mover (the thesis's arena silently fell back to random moves).
+// engine. An empty model is the net shipped in the binary for that engine
+// (DefaultNet); a model that cannot be loaded is an error, never a random
+// mover (the thesis's arena silently fell back to random moves).
 func Options(seedHelp string) []engines.Option {
 	return []engines.Option{
 		{Name: OptModel, Type: engines.String, Default: "",
-			Help: "ValueNet weight file (.safetensors, or a PyTorch torch.save .pt checkpoint); required"},
+			Help: "ValueNet weight file (.safetensors, or a PyTorch torch.save .pt checkpoint), or a shipped net: " +
+				nets.Prefix + nets.SelfPlay + ", " + nets.Prefix + nets.Supervised + "; empty: the shipped net " +
+				"(" + nets.Supervised + " for the supervised engine, " + nets.SelfPlay + " for nn and mcts; docs/models.md)"},
 		{Name: OptSeed, Type: engines.Spin, Default: "0", Min: 0, Max: math.MaxInt32, Help: seedHelp},
 	}
 }
 
-// LoadNet loads the model option of engine. The error names the engine, the
-// option and the path.
+// DefaultNet is the shipped net an engine uses when its model option is
+// empty: the supervised net for the supervised engine (trained as the
+// thesis's SL net), the self-play net for the others (the thesis's
+// NN_Reinforced net drove its 1-ply and MCTS engines).
+func DefaultNet(engine string) string {
+	if engine == "supervised" {
+		return nets.Supervised
+	}
+	return nets.SelfPlay
+}
+
+// LoadNet loads the model option of engine: a file, a shipped net
+// ("builtin:NAME") or, when empty, the engine's DefaultNet. The error names
+// the engine, the option and the path.
 func LoadNet(engine, path string) (*nn.Net, error) {
-	if path == "" {
-		return nil, fmt.Errorf("%s: option %s: no model file given (expected the path of a ValueNet .safetensors or .pt file)", engine, OptModel)
+	if path == "" || strings.HasPrefix(path, nets.Prefix) {
+		name := strings.TrimPrefix(path, nets.Prefix)
+		if path == "" {
+			name = DefaultNet(engine)
+		}
+		net, _, err := nets.Load(name)
+		if err != nil {
+			return nil, fmt.Errorf("%s: option %s=%s: %w", engine, OptModel, path, err)
+		}
+		return net, nil
 	}
 	net, _, err := nn.Load(path)
 	if err != nil {
