@@ -24,6 +24,9 @@ import (
 type Config struct {
 	Out    string // data file, appended to
 	Resume bool   // carry on an existing Out (else an existing Out is an error)
+	// Exclude lists data files whose positions are never written (e.g.
+	// the training data, when making a held-out set).
+	Exclude []string
 
 	// PGN files to take positions from; none means self-generated games.
 	PGN    []string
@@ -127,6 +130,15 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 		return st, err
 	}
 	st.Existing = len(seen)
+	for _, path := range cfg.Exclude {
+		recs, err := ReadFile(path)
+		if err != nil {
+			return st, fmt.Errorf("exclude: %w", err)
+		}
+		for _, r := range recs {
+			seen[positionKey(r.FEN)] = true
+		}
+	}
 	want := cfg.MaxPositions - st.Existing
 	if want <= 0 {
 		return st, nil

@@ -86,6 +86,29 @@ func TestSelfGeneratedAndResume(t *testing.T) {
 			t.Fatalf("record %d changed on resume: %+v, was %+v", i, all[i], recs[i])
 		}
 	}
+
+	// Excluding that file, the same games give only other positions.
+	other := Config{Out: filepath.Join(t.TempDir(), "heldout.tsv"), MaxPositions: 10, Every: 1, Seed: 5, EngineDepth: 2,
+		Judge: cfg.Judge, Exclude: []string{cfg.Out}}
+	if _, err := Run(context.Background(), other); err != nil {
+		t.Fatal(err)
+	}
+	held, err := ReadFile(other.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := map[string]bool{}
+	for _, r := range all {
+		in[positionKey(r.FEN)] = true
+	}
+	for _, r := range held {
+		if in[positionKey(r.FEN)] {
+			t.Fatalf("excluded position %s written", r.FEN)
+		}
+	}
+	if len(held) != 10 {
+		t.Fatalf("%d held-out positions, expected 10", len(held))
+	}
 }
 
 // checkRecords checks n unique positions whose scores are from White's

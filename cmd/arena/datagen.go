@@ -36,6 +36,7 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 	cfg := datagen.Config{Judge: tracker.JudgeConfig{Workers: 2}}.Defaults()
 	fs.StringVar(&cfg.Out, "out", "", "data `FILE` to write (appended to with --resume)")
 	fs.BoolVar(&cfg.Resume, "resume", false, "add to an existing file, skipping the positions it holds")
+	exclude := fs.String("exclude", "", "comma-separated data `files` whose positions are never written (e.g. the training data, for a held-out set)")
 	pgn := fs.String("pgn", "", "comma-separated PGN `files` to take positions from (none: self-generated games)")
 	fs.IntVar(&cfg.MinElo, "min-elo", 0, "PGN: minimum WhiteElo and BlackElo")
 	fs.IntVar(&cfg.SkipPlies, "skip", 0, "skip the first N plies of each game")
@@ -63,6 +64,9 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 	}
 	if *pgn != "" {
 		cfg.PGN = strings.Split(*pgn, ",")
+	}
+	if *exclude != "" {
+		cfg.Exclude = strings.Split(*exclude, ",")
 	}
 	if !*quiet {
 		cfg.Progress = stderr
