@@ -283,7 +283,7 @@ func (ws *workspace) backward(m *Model) {
 	}
 	g.lin2B[0] = float32(gb)
 	// Linear 2048 -> 256: weight gradient f^T dh, input gradient dh W^T.
-	transpose(ws.f, ws.batch, flat, ws.ft)
+	ws.transpose(ws.f, ws.batch, flat, ws.ft)
 	ws.parallel(flat/tileM, func(_, lo, hi int) {
 		var aoff [1]int
 		for tile := lo; tile < hi; tile++ {
@@ -294,7 +294,7 @@ func (ws *workspace) backward(m *Model) {
 		}
 	})
 	sumRows(ws.dh, hidden, g.lin1B)
-	transpose(m.lin1W, flat, hidden, ws.wt)
+	ws.transpose(m.lin1W, flat, hidden, ws.wt)
 	ws.parallel(ws.batch/tileM, func(_, lo, hi int) {
 		var aoff [1]int
 		for tile := lo; tile < hi; tile++ {
@@ -332,7 +332,7 @@ func (ws *workspace) backward(m *Model) {
 // times dz) and gc.b (sum of dz) for conv c with input x, output gradient
 // ws.dz (padded).
 func (ws *workspace) convWeightGrad(c *conv, x []float32, gc *conv) {
-	transpose(x, ws.rows, c.cin, ws.xt)
+	ws.transpose(x, ws.rows, c.cin, ws.xt)
 	k := ws.batch * boardRows
 	blocks := (k + kBlock - 1) / kBlock
 	size := c.taps * c.cin * c.cout
@@ -366,16 +366,18 @@ func (ws *workspace) convWeightGrad(c *conv, x []float32, gc *conv) {
 			gc.w[i] += v
 		}
 	}
-	for o := range gc.b {
-		gc.b[o] = 0
-	}
-	for r := range ws.batch * 64 {
-		b, s := r/64, r%64
-		row := ws.dz[paddedRow(b, s/8, s%8)*c.cout:][:c.cout]
-		for o, v := range row {
-			gc.b[o] += v
+	// Split by channel, each summed over the rows in order, so the result
+	// does not depend on the number of workers.
+	ws.parallel(c.cout, func(_, lo, hi int) {
+		sum := gc.b[lo:hi]
+		clear(sum)
+		for r := range ws.batch * 64 {
+			b, sq := r/64, r%64
+			for o, v := range ws.dz[paddedRow(b, sq/8, sq%8)*c.cout+lo:][:hi-lo] {
+				sum[o] += v
+			}
 		}
-	}
+	})
 }
 
 // convInputGrad computes ws.da = the gradient of conv c's interior input
@@ -384,7 +386,7 @@ func (ws *workspace) convWeightGrad(c *conv, x []float32, gc *conv) {
 func (ws *workspace) convInputGrad(c *conv) {
 	wt := ws.wt[:c.taps*c.cout*c.cin]
 	for t := range c.taps {
-		transpose(c.w[t*c.cin*c.cout:(t+1)*c.cin*c.cout], c.cin, c.cout, wt[t*c.cout*c.cin:])
+		transposeRows(c.w[t*c.cin*c.cout:(t+1)*c.cin*c.cout], c.cin, c.cout, wt[t*c.cout*c.cin:], 0, c.cin)
 	}
 	ws.parallel(ws.batch*8, func(_, lo, hi int) {
 		var aoff [9]int
@@ -468,11 +470,20 @@ func (ws *workspace) bnBackward(l int, c *conv, gc *conv) {
 	})
 }
 
-// transpose writes the rows x cols matrix a as cols x rows into t.
-func transpose(a []float32, rows, cols int, t []float32) {
+// transpose writes the rows x cols matrix a as cols x rows into t, blocks
+// of rows spread over the workers.
+func (ws *workspace) transpose(a []float32, rows, cols int, t []float32) {
 	const blk = 32
-	for r0 := 0; r0 < rows; r0 += blk {
-		r1 := min(r0+blk, rows)
+	ws.parallel((rows+blk-1)/blk, func(_, lo, hi int) {
+		transposeRows(a, rows, cols, t, lo*blk, min(hi*blk, rows))
+	})
+}
+
+// transposeRows is transpose for rows [from, to).
+func transposeRows(a []float32, rows, cols int, t []float32, from, to int) {
+	const blk = 32
+	for r0 := from; r0 < to; r0 += blk {
+		r1 := min(r0+blk, to)
 		for c0 := 0; c0 < cols; c0 += blk {
 			c1 := min(c0+blk, cols)
 			for r := r0; r < r1; r++ {

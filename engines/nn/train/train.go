@@ -190,7 +190,7 @@ func (ws *workspace) step(m *Model, opt *adam, boards []nn.Placement, targets []
 	ws.forward(m, true)
 	loss := ws.loss(targets)
 	ws.backward(m)
-	opt.update(m.params, ws.grads)
+	opt.update(m.params, ws.grads, ws.parallel)
 	return loss
 }
 
