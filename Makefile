@@ -2,7 +2,7 @@ GO ?= go
 BIN := bin/arena
 STOCKFISH := $(shell command -v stockfish 2>/dev/null || ls /usr/games/stockfish 2>/dev/null)
 
-.PHONY: build test bench run stockfish fmt clean report-check reproduce
+.PHONY: build test bench run stockfish fmt clean report-check reproduce nets-data nets-supervised nets-selfplay nets-heldout nets-acpl
 
 build:
 	$(GO) build -o $(BIN) ./cmd/arena
@@ -65,3 +65,25 @@ reproduce: build stockfish
 		./$(BIN) report $$d; \
 	done
 	./$(BIN) report --thesis $(REPRODUCTION) $(THESIS_RESULTS)
+
+# The shipped nets (docs/models.md): labelled data, the supervised and self-play nets, the
+# held-out test set, and the ACPL of the network engines. Data goes to data/ (ignored by git).
+nets-data: build stockfish
+	mkdir -p data
+	./$(BIN) datagen --out data/train.tsv --resume --seed 1 --every 2 --max 30000 --depth 10 --workers 2
+	./$(BIN) datagen --out data/train.tsv --resume --seed 1 --skip 1 --every 2 --max 60000 --depth 10 --workers 2
+
+nets-supervised: nets-data
+	./$(BIN) train supervised --data data/train.tsv --out engines/nn/nets/supervised.safetensors --epochs 8 --cosine --seed 1 --workers 2
+
+nets-selfplay: build
+	mkdir -p data
+	./$(BIN) train selfplay --out data/selfplay-run1.safetensors --generations 6 --games 200 --max-plies 80 --epochs 4 --window 2 --gate-games 20 --seed 1 --workers 2
+	./$(BIN) train selfplay --init data/selfplay-run1.safetensors --out engines/nn/nets/selfplay.safetensors --generations 1 --games 200 --max-plies 120 --epochs 4 --window 2 --gate-games 20 --seed 1 --discount 0.98 --workers 2
+
+nets-heldout: nets-data
+	rm -f engines/nn/nets/testdata/heldout.tsv
+	./$(BIN) datagen --out engines/nn/nets/testdata/heldout.tsv --seed 1000 --skip 4 --every 3 --max 600 --depth 10 --workers 2 --exclude data/train.tsv
+
+nets-acpl: build stockfish
+	./$(BIN) run configs/models-acpl.yaml
