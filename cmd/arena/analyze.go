@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 
 	"arena/tracker"
 )
@@ -64,7 +62,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		in = f
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptContext()
 	defer stop()
 	judge, err := tracker.NewJudge(ctx, cfg)
 	if err != nil {

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strings"
 	"time"
 
@@ -102,7 +99,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptContext()
 	defer stop()
 	fmt.Fprintf(stdout, "engine %s, limits: %s\n", e.Name(), describeLimits(lim))
 	if _, err := engines.RunBench(ctx, e, lim, stdout); err != nil {

@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strings"
 
 	"arena/arena/datagen"
@@ -52,14 +50,12 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.Judge.Command, "stockfish", cfg.Judge.Command, "Stockfish program name or path")
 	fs.IntVar(&cfg.ChunkSize, "chunk", cfg.ChunkSize, "positions per fsynced append")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
+	extra, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "arena datagen: unexpected argument %q\n", fs.Arg(0))
+	if len(extra) > 0 {
+		fmt.Fprintf(stderr, "arena datagen: unexpected argument %q\n", extra[0])
 		return 2
 	}
 	if *pgn != "" {
@@ -75,7 +71,7 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arena datagen: %v\n", err)
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptContext()
 	defer stop()
 	st, err := datagen.Run(ctx, cfg)
 	fmt.Fprintf(stdout, "%s: %d positions (%d added, %d games, %d Stockfish searches at depth %d) in %s\n",

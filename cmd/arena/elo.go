@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -33,18 +32,16 @@ func runElo(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	extra, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "arena elo: "+format+"\n", a...)
 		return 2
 	}
-	if fs.NArg() > 0 {
-		return fail("unexpected argument %q (the counts are given with --wdl or --penta)", fs.Arg(0))
+	if len(extra) > 0 {
+		return fail("unexpected argument %q (the counts are given with --wdl or --penta)", extra[0])
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })

@@ -28,11 +28,12 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return flagExit(err)
+	extra, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "arena eval: unexpected argument %q (quote the FEN given with --fen)\n", fs.Arg(0))
+	if len(extra) > 0 {
+		fmt.Fprintf(stderr, "arena eval: unexpected argument %q (quote the FEN given with --fen)\n", extra[0])
 		return 2
 	}
 	if *model == "" {

@@ -5,12 +5,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"sort"
+	"syscall"
 )
 
 // command is one subcommand: its one-line summary and its entry point, which
@@ -82,4 +85,11 @@ func parseArgs(fs *flag.FlagSet, args []string) (positional []string, code int, 
 		positional = append(positional, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
+}
+
+// interruptContext is cancelled by Ctrl-C (SIGINT) or SIGTERM, the one way
+// every long-running command learns to stop its engines and keep what it has
+// finished.
+func interruptContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }

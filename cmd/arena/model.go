@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -44,14 +43,15 @@ func modelInfo(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("model info", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintln(stderr, "usage: arena model info FILE") }
-	if err := fs.Parse(args); err != nil {
-		return flagExit(err)
+	files, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
-	if fs.NArg() != 1 {
-		fmt.Fprintf(stderr, "arena model info: expected one FILE, got %d arguments\n", fs.NArg())
+	if len(files) != 1 {
+		fmt.Fprintf(stderr, "arena model info: expected one FILE, got %d arguments\n", len(files))
 		return 2
 	}
-	if err := nn.Describe(stdout, fs.Arg(0)); err != nil {
+	if err := nn.Describe(stdout, files[0]); err != nil {
 		fmt.Fprintf(stderr, "arena model info: %v\n", err)
 		return 1
 	}
@@ -66,14 +66,15 @@ func modelConvert(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: arena model convert [--training TEXT] IN.pt OUT.safetensors")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return flagExit(err)
+	files, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
-	if fs.NArg() != 2 {
-		fmt.Fprintf(stderr, "arena model convert: expected IN and OUT files, got %d arguments\n", fs.NArg())
+	if len(files) != 2 {
+		fmt.Fprintf(stderr, "arena model convert: expected IN and OUT files, got %d arguments\n", len(files))
 		return 2
 	}
-	meta, err := nn.Convert(fs.Arg(0), fs.Arg(1), *training)
+	meta, err := nn.Convert(files[0], files[1], *training)
 	if err != nil {
 		fmt.Fprintf(stderr, "arena model convert: %v\n", err)
 		return 1
@@ -84,12 +85,4 @@ func modelConvert(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "wrote %s (%s, generation %s)\n", fs.Arg(1), meta.Architecture, gen)
 	return 0
-}
-
-// flagExit is the exit code after a flag parsing error: 0 for -h, else 2.
-func flagExit(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	return 2
 }

@@ -2,15 +2,11 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"arena/arena/book"
@@ -53,14 +49,12 @@ func openingsGenerate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "--depth is within ±--max-eval centipawns, and writes N of them as EPD (see docs/arena.md).")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	extra, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "arena openings generate: unexpected argument %q\n", fs.Arg(0))
+	if len(extra) > 0 {
+		fmt.Fprintf(stderr, "arena openings generate: unexpected argument %q\n", extra[0])
 		return 2
 	}
 	if *out == "" {
@@ -74,7 +68,7 @@ func openingsGenerate(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext()
 	defer stop()
 	start := time.Now()
 	last := time.Now()

@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -35,14 +34,12 @@ func runPerft(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	extra, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "arena perft: unexpected argument %q (the position is given with --fen)\n", fs.Arg(0))
+	if len(extra) > 0 {
+		fmt.Fprintf(stderr, "arena perft: unexpected argument %q (the position is given with --fen)\n", extra[0])
 		return 2
 	}
 	set := map[string]bool{}

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"golang.org/x/term"
 
@@ -51,7 +48,7 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arena run: cannot find the arena executable to run built-in engines: %v\n", err)
 		return 1
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext()
 	defer stop()
 	go func() {
 		// After the first Ctrl-C the run winds down; a second one kills.

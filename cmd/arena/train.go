@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -51,14 +49,12 @@ func trainFlags(fs *flag.FlagSet, c *train.Config) {
 }
 
 func parseTrainFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (int, bool) {
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0, false
-		}
-		return 2, false
+	extra, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code, false
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "arena train: unexpected argument %q\n", fs.Arg(0))
+	if len(extra) > 0 {
+		fmt.Fprintf(stderr, "arena train: unexpected argument %q\n", extra[0])
 		return 2, false
 	}
 	return 0, true
@@ -105,7 +101,7 @@ func runTrainSupervised(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	cfg.Progress = stderr
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptContext()
 	defer stop()
 	res, err := train.Fit(ctx, samples, cfg)
 	if err != nil && !errors.Is(err, context.Canceled) {
@@ -203,7 +199,7 @@ func runTrainSelfPlay(args []string, stdout, stderr io.Writer) int {
 		}
 		return nn.SaveSafetensors(*out, best.Weights(), meta)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptContext()
 	defer stop()
 	res, err := train.SelfPlay(ctx, cfg)
 	if err != nil {
