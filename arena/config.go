@@ -823,6 +823,16 @@ func (d *decoder) engine(n, engineNode *yaml.Node, path string, e *EngineConfig,
 	if err != nil {
 		return d.errorf(n, path+".options", "%v", err)
 	}
+	// Some options are only checked by building the engine (a model file
+	// that does not load). Building it once here reports them at the config
+	// line, before any engine process or run directory exists.
+	eng, err := spec.New(resolved)
+	if err != nil {
+		return d.errorf(n, path+".options", "%v", err)
+	}
+	if err := eng.Close(); err != nil {
+		return d.errorf(n, path+".options", "%v", err)
+	}
 	e.Options = resolved
 	if e.Name == "" {
 		e.Name = e.Engine

@@ -44,6 +44,8 @@ func TestConfigErrors(t *testing.T) {
 			[]string{`x.yaml:5: engines[0].options.max_dept: engine heuristic: unknown option "max_dept" (valid options: max_depth`}},
 		{"bad option value", "limits: {depth: 1}\nengines:\n  - engine: heuristic\n    options: {max_depth: deep}\n  - command: sf\n",
 			[]string{`x.yaml:4: engines[0].options.max_depth:`, `"deep" is not an integer`}},
+		{"model that does not load", "limits: {depth: 1}\nengines:\n  - engine: heuristic\n  - engine: nn\n    options: {model: /no/such/net.pt}\n",
+			[]string{`x.yaml:4: engines[1].options:`, `model=/no/such/net.pt`, `no such file`}},
 		{"bad duration", "limits: {movetime: fast}\n" + twoEngines,
 			[]string{`x.yaml:1: limits.movetime: "fast" is not a duration`}},
 		{"bad time control", "limits: {tc: 40/abc}\n" + twoEngines,

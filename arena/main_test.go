@@ -7,7 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	_ "arena/engines/heuristic" // the built-in engine the configs name
+	_ "arena/engines/heuristic" // the built-in engines the configs name
+	_ "arena/engines/neural"
 	"arena/engines/uci"
 )
 
