@@ -90,14 +90,19 @@ type Config struct {
 }
 
 // EngineConfig is one player. Limits holds the effective limits: the global
-// ones with this engine's overrides applied.
+// ones with this engine's overrides applied. Options holds only the options
+// the user set (for a built-in engine in canonical form): that is what the
+// engine process receives, so it layers them over its own defaults and
+// preset itself. Resolved is the view for display, every option of a
+// built-in engine with the preset and defaults applied.
 type EngineConfig struct {
-	Name    string            `yaml:"name"`
-	Engine  string            `yaml:"engine"`
-	Command string            `yaml:"command,omitempty"`
-	Args    []string          `yaml:"args,omitempty"`
-	Options map[string]string `yaml:"options,omitempty"`
-	Limits  Limits            `yaml:"limits"`
+	Name     string            `yaml:"name"`
+	Engine   string            `yaml:"engine"`
+	Command  string            `yaml:"command,omitempty"`
+	Args     []string          `yaml:"args,omitempty"`
+	Options  map[string]string `yaml:"options,omitempty"`
+	Resolved engines.Options   `yaml:"-"`
+	Limits   Limits            `yaml:"limits"`
 }
 
 // Builtin reports whether the engine is one of arena's own engines (run as
@@ -815,11 +820,15 @@ func (d *decoder) engine(n, engineNode *yaml.Node, path string, e *EngineConfig,
 		return d.errorf(n, path, "command and args are only for engine: uci (%s is a built-in engine)", e.Engine)
 	}
 	for name, v := range e.Options {
-		if _, err := spec.Resolve(map[string]string{name: v}); err != nil {
+		if _, err := spec.UserValues(map[string]string{name: v}); err != nil {
 			return d.errorf(optNodes[name], path+".options."+name, "%v", err)
 		}
 	}
-	resolved, err := spec.Resolve(e.Options)
+	user, err := spec.UserValues(e.Options)
+	if err != nil {
+		return d.errorf(n, path+".options", "%v", err)
+	}
+	resolved, err := spec.Resolve(user)
 	if err != nil {
 		return d.errorf(n, path+".options", "%v", err)
 	}
@@ -833,7 +842,10 @@ func (d *decoder) engine(n, engineNode *yaml.Node, path string, e *EngineConfig,
 	if err := eng.Close(); err != nil {
 		return d.errorf(n, path+".options", "%v", err)
 	}
-	e.Options = resolved
+	if len(user) > 0 {
+		e.Options = user
+	}
+	e.Resolved = resolved
 	if e.Name == "" {
 		e.Name = e.Engine
 	}

@@ -85,30 +85,20 @@ func openingsLine(cfg *Config) string {
 }
 
 // engineDescription names what runs behind an engine entry and the options
-// it sets (for built-in engines only those that differ from the defaults).
+// the user set (a preset counts as one; what it switches on is in
+// `arena engines`).
 func engineDescription(e EngineConfig) string {
-	var desc string
-	opts := e.Options
+	desc := "uci: " + strings.Join(append([]string{e.Command}, e.Args...), " ")
 	if e.Builtin() {
 		desc = "built-in " + e.Engine
-		if spec, err := engines.Lookup(e.Engine); err == nil {
-			opts = map[string]string{}
-			for _, o := range spec.Options {
-				if v, ok := e.Options[o.Name]; ok && v != o.Default {
-					opts[o.Name] = v
-				}
-			}
-		}
-	} else {
-		desc = "uci: " + strings.Join(append([]string{e.Command}, e.Args...), " ")
 	}
-	names := make([]string, 0, len(opts))
-	for n := range opts {
+	names := make([]string, 0, len(e.Options))
+	for n := range e.Options {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for i, n := range names {
-		names[i] = n + "=" + opts[n]
+		names[i] = n + "=" + e.Options[n]
 	}
 	if len(names) > 0 {
 		desc += "; " + strings.Join(names, ", ")
@@ -158,8 +148,8 @@ func modelFiles(cfg *Config) []string {
 		}
 		for _, o := range spec.Options {
 			n := strings.ToLower(o.Name)
-			if o.Type == engines.String && (strings.Contains(n, "model") || strings.Contains(n, "weights")) && e.Options[o.Name] != "" {
-				out = append(out, e.Name+": "+e.Options[o.Name])
+			if o.Type == engines.String && (strings.Contains(n, "model") || strings.Contains(n, "weights")) && e.Resolved[o.Name] != "" {
+				out = append(out, e.Name+": "+e.Resolved[o.Name])
 			}
 		}
 	}

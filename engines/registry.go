@@ -28,7 +28,11 @@ type Option struct {
 	Help    string
 }
 
-// Options are resolved option values keyed by option name.
+// Options are an engine's option values keyed by option name. The same type
+// holds two things, kept apart by where it comes from: the user layer (only
+// the options someone set, from a config, --option or setoption; see
+// Spec.UserValues) and the resolved view a constructor receives (every
+// option: default < preset < user; see Spec.Resolve).
 type Options map[string]string
 
 // Int returns a Spin option's value; the value was validated by Resolve.
@@ -40,24 +44,66 @@ func (o Options) Int(name string) int {
 // Bool returns a Check option's value.
 func (o Options) Bool(name string) bool { return o[name] == "true" }
 
-// Spec describes a built-in engine: its name, what it is, its options and a
-// constructor that receives every option resolved (defaults filled in).
+// PresetOption is the option that selects a preset, added by Register to
+// every engine that declares presets.
+const PresetOption = "preset"
+
+// DefaultPreset is the preset value that applies no layer: the engine's
+// defaults.
+const DefaultPreset = "default"
+
+// Preset is a named layer of option values applied over an engine's
+// defaults and under the values the user set.
+type Preset struct {
+	Name   string
+	Help   string
+	Values map[string]string
+}
+
+// Spec describes a built-in engine: its name, what it is, its options, its
+// presets and a constructor that receives every option resolved.
 type Spec struct {
 	Name        string
 	Description string
 	Options     []Option
+	Presets     []Preset
 	New         func(opts Options) (Engine, error)
 }
 
 var registry = map[string]Spec{}
 
 // Register adds a built-in engine. It is called from init functions and
-// panics on a programming error (a duplicate name).
+// panics on a programming error (a duplicate name, a preset naming an
+// unknown option or a bad value). An engine with presets gets the combo
+// option "preset": "default" plus the presets' names.
 func Register(s Spec) {
 	if _, dup := registry[s.Name]; dup {
 		panic("engines: duplicate engine " + s.Name)
 	}
+	if len(s.Presets) > 0 {
+		s.Options = append(s.Options, presetOption(s.Presets))
+		for _, p := range s.Presets {
+			for name, v := range p.Values {
+				o, ok := s.Option(name)
+				if _, err := o.Check(v); !ok || err != nil || o.Name == PresetOption {
+					panic(fmt.Sprintf("engines: engine %s: preset %s: bad option %s=%s", s.Name, p.Name, name, v))
+				}
+			}
+		}
+	}
 	registry[s.Name] = s
+}
+
+// presetOption describes the preset combo of an engine with presets.
+func presetOption(presets []Preset) Option {
+	vars := []string{DefaultPreset}
+	help := DefaultPreset + ": the defaults"
+	for _, p := range presets {
+		vars = append(vars, p.Name)
+		help += "; " + p.Name + ": " + p.Help
+	}
+	help += " (options you set apply on top of the preset)"
+	return Option{Name: PresetOption, Type: Combo, Default: DefaultPreset, Vars: vars, Help: help}
 }
 
 // List returns every registered engine, sorted by name.
@@ -111,13 +157,12 @@ func (s Spec) Option(name string) (Option, bool) {
 	return Option{}, false
 }
 
-// Resolve validates values against the spec and fills in defaults. Errors
-// name the engine and option and say what was expected.
-func (s Spec) Resolve(values map[string]string) (Options, error) {
-	opts := Options{}
-	for _, o := range s.Options {
-		opts[o.Name] = o.Default
-	}
+// UserValues validates the values a user set and returns them keyed by the
+// options' canonical names, in canonical form: the user layer, which is
+// what travels from a config to an engine process. Errors name the engine
+// and option and say what was expected.
+func (s Spec) UserValues(values map[string]string) (Options, error) {
+	user := Options{}
 	for name, v := range values {
 		o, ok := s.Option(name)
 		if !ok {
@@ -131,9 +176,45 @@ func (s Spec) Resolve(values map[string]string) (Options, error) {
 		if err != nil {
 			return nil, fmt.Errorf("engine %s: %w", s.Name, err)
 		}
-		opts[o.Name] = norm
+		user[o.Name] = norm
+	}
+	return user, nil
+}
+
+// Resolve validates the user's values and layers them: every option's
+// default, then the preset the user chose (or the default preset), then the
+// user's values, so an option the user set wins whatever the preset says
+// and whatever order the values arrived in.
+func (s Spec) Resolve(values map[string]string) (Options, error) {
+	user, err := s.UserValues(values)
+	if err != nil {
+		return nil, err
+	}
+	opts := Options{}
+	for _, o := range s.Options {
+		opts[o.Name] = o.Default
+	}
+	if p, ok := s.preset(user[PresetOption]); ok {
+		for name, v := range p.Values {
+			o, _ := s.Option(name)
+			opts[o.Name], _ = o.Check(v)
+		}
+	}
+	for name, v := range user {
+		opts[name] = v
 	}
 	return opts, nil
+}
+
+// preset finds a preset by name (the default preset, and an empty name,
+// have no layer).
+func (s Spec) preset(name string) (Preset, bool) {
+	for _, p := range s.Presets {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Preset{}, false
 }
 
 // Check validates a value for the option and returns it in canonical form.

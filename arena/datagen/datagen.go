@@ -390,7 +390,7 @@ func sampleGame(cfg Config, startFEN string, moves []string, result float64, emi
 // positions. Game i is seeded with (Seed, i), so a resumed run replays the
 // same games and skips the positions already labelled.
 func gameSource(ctx context.Context, cfg Config, emit func(string, float64) bool) (int, error) {
-	eng, err := heuristic.New(engines.Options{})
+	eng, err := engines.New(heuristic.Name, nil)
 	if err != nil {
 		return 0, err
 	}

@@ -56,23 +56,29 @@ const (
 	optKillers    = "killers"
 	optHistory    = "history"
 	optCheckExt   = "check_extension"
-	optPreset     = "preset"
 	optPST        = "pst"
+	optMateScore  = "mate_score"
+	optQuiescence = "quiescence"
+	optDraws      = "draws"
 )
 
 const (
 	defaultMaxDepth = 10
-	// strongHashMB is the table size preset=strong uses when hash is 0.
+	// strongHashMB is the persistent table size of preset=strong.
 	strongHashMB = 64
 )
 
+// correctOrThesis are the values of the options that switch one deviation
+// of the thesis listing (docs/heuristic.md lists them all).
+var correctOrThesis = []string{"correct", "thesis"}
+
 // options lists the engine's options in the order `arena engines` and the
-// UCI server show them.
+// UCI server show them (Register appends preset).
 var options = []engines.Option{
 	{Name: optMaxDepth, Type: engines.Spin, Default: fmt.Sprint(defaultMaxDepth), Min: 1, Max: maxDepth,
-		Help: "deepest iteration when the search has no depth limit (the thesis stops after 10); with preset=strong the default 10 means no cap (64)"},
+		Help: "deepest iteration when the search has no depth limit (the thesis stops after 10; preset=strong: 64)"},
 	{Name: optHash, Type: engines.Spin, Default: "0", Min: 0, Max: 4096,
-		Help: "transposition table MB kept between moves; 0 = thesis behaviour: a 16 MB table cleared before every move (64 MB kept with preset=strong)"},
+		Help: "transposition table MB kept between moves; 0 = thesis behaviour: a 16 MB table cleared before every move (preset=strong: 64)"},
 	{Name: optPVS, Type: engines.Check, Default: "false", Help: "principal variation search: null-window search of all but the first move, re-searched on fail high"},
 	{Name: optNullMove, Type: engines.Check, Default: "false", Help: "null-move pruning, R=2, at depth >= 3, not in check, with non-pawn material"},
 	{Name: optLMR, Type: engines.Check, Default: "false", Help: "late move reductions by one ply from the 4th move, depth >= 3, quiet moves not in or giving check; re-searched on fail high"},
@@ -80,18 +86,32 @@ var options = []engines.Option{
 	{Name: optKillers, Type: engines.Check, Default: "false", Help: "two killer moves per ply ordered after captures"},
 	{Name: optHistory, Type: engines.Check, Default: "false", Help: "history heuristic: quiet moves ordered by their cutoff history"},
 	{Name: optCheckExt, Type: engines.Check, Default: "false", Help: "extend the search by one ply after a move that gives check"},
-	{Name: optPreset, Type: engines.Combo, Default: "thesis", Vars: []string{"thesis", "strong"},
-		Help: "thesis: only the options switched on; strong: every technique on (check options can add, not remove) and a 64 MB persistent table unless hash is set"},
-	{Name: optPST, Type: engines.Combo, Default: "correct", Vars: []string{"correct", "thesis"},
+	{Name: optPST, Type: engines.Combo, Default: "correct", Vars: correctOrThesis,
 		Help: "correct: PeSTO as published; thesis: the listing's vertically mirrored indexing (white pawns score highest on rank 2)"},
+	{Name: optMateScore, Type: engines.Combo, Default: "correct", Vars: correctOrThesis,
+		Help: "correct: mate scored for the side to move, shorter mates preferred; thesis: the listing's flat -99999 if White is mated else +99999, White-relative where the search expects side-to-move, so the engine avoids mating as White"},
+	{Name: optQuiescence, Type: engines.Combo, Default: "correct", Vars: correctOrThesis,
+		Help: "correct: captures and promotions; thesis: legal captures only (no quiet promotions), standing pat on the listing's evaluate (mate and game-over tests at every node)"},
+	{Name: optDraws, Type: engines.Combo, Default: "correct", Vars: correctOrThesis,
+		Help: "correct: a repetition inside the search, threefold with the game, fifty moves and insufficient material are draws; thesis: python-chess's is_game_over(): stalemate, insufficient material, 75 moves, fivefold"},
+}
+
+// presets are the layers under the user's options.
+var presets = []engines.Preset{
+	{Name: "strong", Help: "every seed-002 technique on, a 64 MB table kept between moves, no depth cap", Values: map[string]string{
+		optPVS: "true", optNullMove: "true", optLMR: "true", optAspiration: "true", optKillers: "true",
+		optHistory: "true", optCheckExt: "true", optHash: fmt.Sprint(strongHashMB), optMaxDepth: fmt.Sprint(maxDepth)}},
+	{Name: "thesis", Help: "the thesis listing's behaviour, bugs included (mirrored tables, White-relative mate score, its quiescence and draw rules)", Values: map[string]string{
+		optPST: "thesis", optMateScore: "thesis", optQuiescence: "thesis", optDraws: "thesis"}},
 }
 
 func init() {
 	engines.Register(engines.Spec{
 		Name: Name,
 		Description: "thesis heuristic engine: PeSTO tapered eval, MVV-LVA, quiescence, fail-hard alpha-beta, " +
-			"transposition table, iterative deepening; seed-002 techniques as options (preset=strong for all)",
+			"transposition table, iterative deepening; seed-002 techniques as options (preset=strong for all, preset=thesis for the listing's bugs)",
 		Options: options,
+		Presets: presets,
 		New: func(opts engines.Options) (engines.Engine, error) {
 			return New(opts)
 		},
@@ -102,7 +122,7 @@ func init() {
 type config struct {
 	maxDepth   int
 	hashMB     int  // table size
-	keepTT     bool // keep the table between moves (hash > 0 or preset=strong)
+	keepTT     bool // keep the table between moves (hash > 0)
 	pvs        bool
 	nullMove   bool
 	lmr        bool
@@ -111,39 +131,31 @@ type config struct {
 	history    bool
 	checkExt   bool
 	pst        pstMode
+	// The listing's behaviours (options mate_score, quiescence, draws).
+	whiteMate   bool
+	thesisQuies bool
+	thesisDraws bool
 }
 
-// newConfig applies the preset. Options are resolved with their defaults
-// filled in, so the preset cannot tell "left at the default" from "set to
-// the default": strong therefore ORs every technique on and reads hash 0
-// and max_depth 10 (the defaults) as "the strong values" (64 MB, no cap).
+// newConfig reads resolved options: presets are layers applied by
+// engines.Spec.Resolve, so nothing here knows about them.
 func newConfig(opts engines.Options) config {
 	c := config{
-		maxDepth:   opts.Int(optMaxDepth),
-		hashMB:     opts.Int(optHash),
-		pvs:        opts.Bool(optPVS),
-		nullMove:   opts.Bool(optNullMove),
-		lmr:        opts.Bool(optLMR),
-		aspiration: opts.Bool(optAspiration),
-		killers:    opts.Bool(optKillers),
-		history:    opts.Bool(optHistory),
-		checkExt:   opts.Bool(optCheckExt),
+		maxDepth:    opts.Int(optMaxDepth),
+		hashMB:      opts.Int(optHash),
+		pvs:         opts.Bool(optPVS),
+		nullMove:    opts.Bool(optNullMove),
+		lmr:         opts.Bool(optLMR),
+		aspiration:  opts.Bool(optAspiration),
+		killers:     opts.Bool(optKillers),
+		history:     opts.Bool(optHistory),
+		checkExt:    opts.Bool(optCheckExt),
+		whiteMate:   opts[optMateScore] == "thesis",
+		thesisQuies: opts[optQuiescence] == "thesis",
+		thesisDraws: opts[optDraws] == "thesis",
 	}
 	if opts[optPST] == "thesis" {
 		c.pst = pstThesis
-	}
-	if opts[optPreset] == "strong" {
-		c.pvs, c.nullMove, c.lmr, c.aspiration = true, true, true, true
-		c.killers, c.history, c.checkExt = true, true, true
-		if c.hashMB == 0 {
-			c.hashMB = strongHashMB
-		}
-		if c.maxDepth == defaultMaxDepth {
-			c.maxDepth = maxDepth
-		}
-	}
-	if c.maxDepth < 1 || c.maxDepth > maxDepth {
-		c.maxDepth = defaultMaxDepth
 	}
 	c.keepTT = c.hashMB > 0
 	if !c.keepTT {
@@ -152,14 +164,17 @@ func newConfig(opts engines.Options) config {
 	return c
 }
 
-// techniques names the options in effect, for the engine's name string.
+// techniques names the options in effect, for the engine's name string:
+// the techniques switched on, then the listing's behaviours.
 func (c config) techniques() []string {
 	var on []string
 	for _, t := range []struct {
 		on   bool
 		name string
 	}{{c.pvs, optPVS}, {c.nullMove, optNullMove}, {c.lmr, optLMR}, {c.aspiration, optAspiration},
-		{c.killers, optKillers}, {c.history, optHistory}, {c.checkExt, optCheckExt}} {
+		{c.killers, optKillers}, {c.history, optHistory}, {c.checkExt, optCheckExt},
+		{c.pst == pstThesis, optPST + "=thesis"}, {c.whiteMate, optMateScore + "=thesis"},
+		{c.thesisQuies, optQuiescence + "=thesis"}, {c.thesisDraws, optDraws + "=thesis"}} {
 		if t.on {
 			on = append(on, t.name)
 		}
@@ -173,22 +188,13 @@ type Engine struct {
 	s   *searcher
 }
 
-// New builds an engine from resolved options (see engines.Spec.Resolve);
-// missing options take their defaults.
+// New builds an engine from options resolved by engines.Spec.Resolve
+// (engines.New resolves a partial set); an option out of range is an error.
 func New(opts engines.Options) (*Engine, error) {
-	spec, err := engines.Lookup(Name)
-	if err != nil {
-		return nil, err
+	if d := opts.Int(optMaxDepth); d < 1 || d > maxDepth {
+		return nil, fmt.Errorf("heuristic: option %s=%q out of range (expected 1..%d; resolve options with engines.New)", optMaxDepth, opts[optMaxDepth], maxDepth)
 	}
-	values := map[string]string{}
-	for k, v := range opts {
-		values[k] = v
-	}
-	full, err := spec.Resolve(values)
-	if err != nil {
-		return nil, err
-	}
-	cfg := newConfig(full)
+	cfg := newConfig(opts)
 	e := &Engine{cfg: cfg, s: newSearcher(&cfg)}
 	e.s.tt.resize(cfg.hashMB)
 	return e, nil
@@ -198,7 +204,7 @@ func New(opts engines.Options) (*Engine, error) {
 func (e *Engine) Name() string {
 	on := e.cfg.techniques()
 	if len(on) == 0 {
-		return "heuristic (thesis)"
+		return "heuristic"
 	}
 	return "heuristic (" + strings.Join(on, ",") + ")"
 }

@@ -76,7 +76,7 @@ func TestAlwaysReturnsALegalMove(t *testing.T) {
 		{"clock", engines.Limits{WTime: 100 * time.Millisecond, BTime: 100 * time.Millisecond}, context.Background()},
 		{"cancelled before the start", engines.Limits{}, cancelled},
 	}
-	for _, preset := range []string{"thesis", "strong"} {
+	for _, preset := range []string{"default", "strong", "thesis"} {
 		e := newEngine(t, map[string]string{"preset": preset})
 		for _, fen := range testPositions {
 			legal := legalMoves(t, fen)
@@ -100,7 +100,7 @@ func TestAlwaysReturnsALegalMove(t *testing.T) {
 }
 
 func TestPVIsLegal(t *testing.T) {
-	for _, preset := range []string{"thesis", "strong"} {
+	for _, preset := range []string{"default", "strong", "thesis"} {
 		e := newEngine(t, map[string]string{"preset": preset})
 		for _, fen := range testPositions[:6] {
 			var last engines.Info
@@ -207,7 +207,7 @@ func TestTechniquesReduceNodes(t *testing.T) {
 }
 
 func TestNodeLimitIsExactAndDeterministic(t *testing.T) {
-	for _, preset := range []string{"thesis", "strong"} {
+	for _, preset := range []string{"default", "strong", "thesis"} {
 		for _, nodes := range []int64{1, 1000, 30000} {
 			a := search(t, newEngine(t, map[string]string{"preset": preset}), kiwipete, engines.Limits{Nodes: nodes})
 			b := search(t, newEngine(t, map[string]string{"preset": preset}), kiwipete, engines.Limits{Nodes: nodes})
@@ -358,7 +358,7 @@ func TestOptionErrors(t *testing.T) {
 		{map[string]string{"max_depth": "0"}, []string{"max_depth", "out of range"}},
 		{map[string]string{"hash": "5000"}, []string{"hash", "out of range", "0..4096"}},
 		{map[string]string{"lmr": "maybe"}, []string{"lmr", "not a boolean"}},
-		{map[string]string{"preset": "fast"}, []string{"preset", `"fast" is not one of thesis, strong`}},
+		{map[string]string{"preset": "fast"}, []string{"preset", `"fast" is not one of default, strong, thesis`}},
 		{map[string]string{"pst": "mirrored"}, []string{"pst", "correct, thesis"}},
 	}
 	for _, tc := range tests {
@@ -384,7 +384,10 @@ func TestPresetPrecedence(t *testing.T) {
 		{nil, 10, thesisTTMB, false, false},
 		{map[string]string{"lmr": "true", "hash": "32"}, 10, 32, true, true},
 		{map[string]string{"preset": "strong"}, 64, 64, true, true},
-		{map[string]string{"preset": "strong", "hash": "8", "max_depth": "12", "lmr": "false"}, 12, 8, true, true},
+		{map[string]string{"preset": "strong", "hash": "8", "max_depth": "12", "lmr": "false"}, 12, 8, true, false},
+		// Values equal to the defaults still win over the preset.
+		{map[string]string{"preset": "strong", "max_depth": "10", "hash": "0"}, 10, thesisTTMB, false, true},
+		{map[string]string{"lmr": "false", "preset": "strong"}, 64, 64, true, false},
 	}
 	for _, tc := range tests {
 		e := newEngine(t, tc.opts)
@@ -406,5 +409,67 @@ func TestBadPositionIsAnError(t *testing.T) {
 	_, err := e.Search(context.Background(), engines.Position{Moves: []string{"e2e4", "e2e4"}}, engines.Limits{Depth: 1}, nil)
 	if err == nil || !strings.Contains(err.Error(), "move 2") {
 		t.Errorf("illegal second move: error %v, want one naming move 2", err)
+	}
+}
+
+// TestThesisMateScore: the listing scores checkmate White-relative, so with
+// preset=thesis the engine will not mate as White (Rd8#) but mates as Black
+// in the mirrored position; the default engine mates in both.
+func TestThesisMateScore(t *testing.T) {
+	white := "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"
+	black := "3r2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1"
+	for depth := 1; depth <= 5; depth++ {
+		lim := engines.Limits{Depth: depth}
+		// At depth 1 the default quiescence does not test for mate.
+		if got := search(t, newEngine(t, nil), white, lim); got.Move != "d1d8" || (depth > 1 && got.Score.Mate != 1) {
+			t.Errorf("default, depth %d: %s %v, want d1d8 mate 1", depth, got.Move, got.Score)
+		}
+		thesis := newEngine(t, map[string]string{"preset": "thesis"})
+		if got := search(t, thesis, white, lim); got.Move == "d1d8" {
+			t.Errorf("thesis as White, depth %d: plays the mate d1d8 (%v)", depth, got.Score)
+		}
+		if got := search(t, thesis, black, lim); got.Move != "d8d1" || got.Score.CP != 99999 {
+			t.Errorf("thesis as Black, depth %d: %s %v, want d8d1 cp 99999", depth, got.Move, got.Score)
+		}
+	}
+}
+
+// TestThesisQuiescenceSkipsQuietPromotions: at depth 1 a quiet promotion is
+// found only if quiescence searches it. White's e7e8q is quiet; after the
+// only legal capture-free reply the default quiescence sees the queen, the
+// listing's does not.
+func TestThesisQuiescenceSkipsQuietPromotions(t *testing.T) {
+	fen := "7k/4P3/8/8/8/8/8/K7 b - - 0 1" // Black to move; White promotes next
+	def := search(t, newEngine(t, nil), fen, engines.Limits{Depth: 1})
+	thesis := search(t, newEngine(t, map[string]string{"quiescence": "thesis"}), fen, engines.Limits{Depth: 1})
+	if def.Score.CP > -500 {
+		t.Errorf("default quiescence: %v, want the coming queen seen (below -500 for Black)", def.Score)
+	}
+	if thesis.Score.CP < -500 {
+		t.Errorf("thesis quiescence: %v, want the quiet promotion unseen (above -500 for Black)", thesis.Score)
+	}
+}
+
+// TestThesisDraws: with draws=thesis a position repeated three times is no
+// draw (python-chess's is_game_over without claims), and a fivefold is.
+func TestThesisDraws(t *testing.T) {
+	cycle := []string{"g1f3", "g8f6", "f3g1", "f6g8"}
+	var twice, four []string
+	for i := 0; i < 2; i++ {
+		twice = append(twice, cycle...)
+	}
+	for i := 0; i < 4; i++ {
+		four = append(four, cycle...)
+	}
+	d := func(opts map[string]string, moves []string) bool {
+		e := newEngine(t, opts)
+		e.s.setPosition(engines.Position{Moves: moves})
+		return e.s.isThesisDraw(e.s.rootIndex)
+	}
+	if d(map[string]string{"draws": "thesis"}, twice) {
+		t.Error("draws=thesis: a threefold repetition counts as a draw")
+	}
+	if !d(map[string]string{"draws": "thesis"}, four) {
+		t.Error("draws=thesis: a fivefold repetition is not a draw")
 	}
 }

@@ -259,13 +259,24 @@ func (s *searcher) isLegal(ply int, m board.Move) bool {
 	return false
 }
 
+// ttPly is the ply by which mate scores are made relative to the stored
+// node: none for the listing's flat mate score, which it stores as is.
+func (s *searcher) ttPly(ply int) int {
+	if s.cfg.whiteMate {
+		return 0
+	}
+	return ply
+}
+
 // toScore converts an internal score to the UCI convention: mate in moves
-// (negative when being mated), centipawns otherwise.
+// (negative when being mated), centipawns otherwise. The listing's flat
+// mate score (mate_score=thesis) has no distance and is reported as the
+// centipawns it is, cp 99999 or cp -99999.
 func toScore(v int32) engines.Score {
 	switch {
-	case v >= mateBound:
+	case v >= mateBound && v < mateValue:
 		return engines.Score{Mate: int(mateValue-v+1) / 2}
-	case v <= -mateBound:
+	case v <= -mateBound && v > -mateValue:
 		return engines.Score{Mate: -int(mateValue+v) / 2}
 	}
 	return engines.Score{CP: int(v)}
@@ -338,6 +349,53 @@ func (s *searcher) isDraw(idx int) bool {
 	return occ.Count() <= 4 && pos.IsInsufficientMaterial()
 }
 
+// noMovesScore is the score of a node without legal moves for its side to
+// move: 0 for stalemate; for checkmate -(mateValue-ply), or with
+// mate_score=thesis the listing's White-relative -99999 if White is mated
+// else +99999, which tells a mated Black it has won.
+func (s *searcher) noMovesScore(inCheck bool, ply int) int32 {
+	switch {
+	case !inCheck:
+		return 0
+	case !s.cfg.whiteMate:
+		return -(mateValue - int32(ply))
+	case s.pos.SideToMove() == board.White:
+		return -mateValue
+	}
+	return mateValue
+}
+
+// isThesisDraw is python-chess's is_game_over(claim_draw=False) apart from
+// checkmate and stalemate, which the caller sees from the move list:
+// insufficient material, the seventy-five-move rule (unless the move that
+// reached it mated) and fivefold repetition, the game history and the
+// search path counting alike.
+func (s *searcher) isThesisDraw(idx int) bool {
+	pos := s.pos
+	occ := pos.Occupancy(board.White) | pos.Occupancy(board.Black)
+	if occ.Count() <= 4 && pos.IsInsufficientMaterial() {
+		return true
+	}
+	hmc := pos.HalfmoveClock()
+	if hmc >= 150 {
+		ml := &s.moves[idx-s.rootIndex]
+		pos.GenerateLegal(ml)
+		return ml.Len > 0 || !pos.InCheck()
+	}
+	if hmc < 16 {
+		return false
+	}
+	key, seen := s.keys[idx], 0
+	for i := idx - 4; i >= max(idx-hmc, 0); i -= 2 {
+		if s.keys[i] == key {
+			if seen++; seen >= 4 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // negamax is fail-hard alpha-beta: the result is always within
 // [alpha, beta].
 func (s *searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) int32 {
@@ -346,12 +404,16 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 	key := pos.Hash()
 	s.keys[idx] = key
 	s.pvLen[ply] = 0
-	if ply > 0 && s.isDraw(idx) {
+	if ply > 0 && !s.cfg.thesisDraws && s.isDraw(idx) {
 		s.enter()
 		return clamp(0, alpha, beta)
 	}
 	if depth <= 0 || ply >= maxPly {
 		return s.quiescence(ply, alpha, beta)
+	}
+	if ply > 0 && s.cfg.thesisDraws && s.isThesisDraw(idx) {
+		s.enter()
+		return clamp(0, alpha, beta)
 	}
 	if s.enter() {
 		return 0
@@ -364,7 +426,7 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 	if e, ok := s.tt.probe(key); ok {
 		ttMove = e.move
 		if ply > 0 && int(e.depth) >= depth {
-			v := scoreFromTT(e.score, ply)
+			v := scoreFromTT(e.score, s.ttPly(ply))
 			switch {
 			case e.flag == ttExact:
 				return clamp(v, alpha, beta)
@@ -400,10 +462,7 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 	ml := &s.moves[ply]
 	pos.GenerateLegal(ml)
 	if ml.Len == 0 {
-		if inCheck {
-			return clamp(-(mateValue - int32(ply)), alpha, beta)
-		}
-		return clamp(0, alpha, beta)
+		return clamp(s.noMovesScore(inCheck, ply), alpha, beta)
 	}
 	s.scoreMoves(ply, ml, ttMove)
 
@@ -453,15 +512,15 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 				if quiet {
 					s.rememberCutoff(ply, side, m, depth)
 				}
-				s.tt.store(key, m, scoreToTT(beta, ply), depth, ttLower)
+				s.tt.store(key, m, scoreToTT(beta, s.ttPly(ply)), depth, ttLower)
 				return beta
 			}
 		}
 	}
 	if alpha > origAlpha {
-		s.tt.store(key, best, scoreToTT(alpha, ply), depth, ttExact)
+		s.tt.store(key, best, scoreToTT(alpha, s.ttPly(ply)), depth, ttExact)
 	} else {
-		s.tt.store(key, board.NullMove, scoreToTT(alpha, ply), depth, ttUpper)
+		s.tt.store(key, board.NullMove, scoreToTT(alpha, s.ttPly(ply)), depth, ttUpper)
 	}
 	return alpha
 }
@@ -474,7 +533,9 @@ func (s *searcher) hasPieces(side board.Color) bool {
 }
 
 // quiescence searches captures (and promotions) only, standing pat on the
-// static evaluation, fail-hard.
+// static evaluation, fail-hard. With quiescence=thesis it is the listing's:
+// legal captures only, standing pat on its evaluate, which tests for mate
+// and game over first (thesisStand).
 func (s *searcher) quiescence(ply int, alpha, beta int32) int32 {
 	s.pvLen[ply] = 0
 	if s.enter() {
@@ -484,7 +545,16 @@ func (s *searcher) quiescence(ply int, alpha, beta int32) int32 {
 		s.seldepth = ply
 	}
 	pos := s.pos
-	stand := s.eval.evaluate(pos)
+	ml := &s.moves[ply]
+	var stand int32
+	if s.cfg.thesisQuies {
+		var over bool
+		if stand, over = s.thesisStand(ply); over {
+			return clamp(stand, alpha, beta)
+		}
+	} else {
+		stand = s.eval.evaluate(pos)
+	}
 	if ply >= maxPly {
 		return clamp(stand, alpha, beta)
 	}
@@ -494,8 +564,18 @@ func (s *searcher) quiescence(ply int, alpha, beta int32) int32 {
 	if stand > alpha {
 		alpha = stand
 	}
-	ml := &s.moves[ply]
 	pos.GenerateCaptures(ml)
+	if s.cfg.thesisQuies {
+		// python-chess's generate_legal_captures: no quiet promotions.
+		n := 0
+		for _, m := range ml.Moves[:ml.Len] {
+			if m.IsCapture() {
+				ml.Moves[n] = m
+				n++
+			}
+		}
+		ml.Len = n
+	}
 	s.scoreMoves(ply, ml, board.NullMove)
 	for i := 0; i < ml.Len; i++ {
 		m := s.pickMove(ply, ml, i)
@@ -513,4 +593,22 @@ func (s *searcher) quiescence(ply int, alpha, beta int32) int32 {
 		}
 	}
 	return alpha
+}
+
+// thesisStand is the listing's evaluate: the mate score (noMovesScore) on
+// checkmate, 0 when the game is over by its rules (stalemate, or
+// isThesisDraw at the node where the main search handed over; after a
+// capture neither the 75-move rule nor a repetition can apply), else the
+// static evaluation. over reports a game end.
+func (s *searcher) thesisStand(ply int) (v int32, over bool) {
+	pos := s.pos
+	ml := &s.moves[ply]
+	pos.GenerateLegal(ml)
+	if ml.Len == 0 {
+		return s.noMovesScore(pos.InCheck(), ply), true
+	}
+	if s.cfg.thesisDraws && ply > 0 && s.isThesisDraw(s.rootIndex+ply) {
+		return 0, true
+	}
+	return s.eval.evaluate(pos), false
 }

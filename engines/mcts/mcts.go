@@ -52,10 +52,15 @@ import (
 	"arena/engines/board"
 	"arena/engines/internal/nnengine"
 	"arena/engines/nn"
+	"arena/engines/nn/nets"
 )
 
 // Name is the registry name of the engine.
 const Name = "mcts"
+
+// defaultNet is the shipped net used when the model option is not set:
+// the self-play net (the thesis's NN_Reinforced net drove its MCTS engine).
+const defaultNet = nets.SelfPlay
 
 // Option names.
 const (
@@ -71,7 +76,7 @@ const maxBatch = 256
 const exploration = 1.41
 
 func init() {
-	opts := nnengine.Options("seeds the choice of the untried move to expand (re-seeded from the position at every search, " +
+	opts := nnengine.Options(defaultNet, "seeds the choice of the untried move to expand (re-seeded from the position at every search, "+
 		"so a search depends only on its input)")
 	opts = append(opts,
 		engines.Option{Name: optBatch, Type: engines.Spin, Default: "1", Min: 1, Max: maxBatch,
@@ -137,7 +142,7 @@ type leaf struct {
 // New builds the engine from resolved options; the model is loaded now, and
 // a missing or unreadable model is an error naming the path.
 func New(opts engines.Options) (*Engine, error) {
-	net, err := nnengine.LoadNet(Name, opts[nnengine.OptModel])
+	net, err := nnengine.LoadNet(Name, opts[nnengine.OptModel], defaultNet)
 	if err != nil {
 		return nil, err
 	}

@@ -23,16 +23,21 @@ import (
 	"arena/engines/board"
 	"arena/engines/internal/nnengine"
 	"arena/engines/nn"
+	"arena/engines/nn/nets"
 )
 
 // Name is the registry name of the engine.
 const Name = "nn"
 
+// defaultNet is the shipped net used when the model option is not set:
+// the self-play net (the thesis's NN_Reinforced net drove its 1-ply engine).
+const defaultNet = nets.SelfPlay
+
 func init() {
 	engines.Register(engines.Spec{
 		Name:        Name,
 		Description: "thesis 1-ply value-network engine: one batched inference over all legal moves (model: the shipped self-play net by default)",
-		Options: nnengine.Options("orders the legal moves before evaluation, so it decides between moves of exactly " +
+		Options: nnengine.Options(defaultNet, "orders the legal moves before evaluation, so it decides between moves of exactly "+
 			"equal value (mostly several mating moves); the engine is otherwise deterministic"),
 		New: func(opts engines.Options) (engines.Engine, error) {
 			return New(opts)
@@ -65,7 +70,7 @@ type Engine struct {
 // New builds the engine from resolved options; the model is loaded now, and
 // a missing or unreadable model is an error naming the path.
 func New(opts engines.Options) (*Engine, error) {
-	net, err := nnengine.LoadNet(Name, opts[nnengine.OptModel])
+	net, err := nnengine.LoadNet(Name, opts[nnengine.OptModel], defaultNet)
 	if err != nil {
 		return nil, err
 	}

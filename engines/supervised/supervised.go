@@ -45,10 +45,15 @@ import (
 	"arena/engines/board"
 	"arena/engines/internal/nnengine"
 	"arena/engines/nn"
+	"arena/engines/nn/nets"
 )
 
 // Name is the registry name of the engine.
 const Name = "supervised"
+
+// defaultNet is the shipped net used when the model option is not set:
+// the supervised net, trained as the thesis's SL net.
+const defaultNet = nets.Supervised
 
 const (
 	optDepth     = "depth"
@@ -72,7 +77,7 @@ const (
 const maxMoves = len(board.MoveList{}.Moves)
 
 func init() {
-	opts := nnengine.Options("orders the root moves before the captures-first sort, so it decides between moves of exactly equal value; the engine is otherwise deterministic")
+	opts := nnengine.Options(defaultNet, "orders the root moves before the captures-first sort, so it decides between moves of exactly equal value; the engine is otherwise deterministic")
 	opts = append(opts, engines.Option{Name: optDepth, Type: engines.Spin, Default: fmt.Sprint(defaultDepth), Min: 1, Max: maxDepth,
 		Help: "search depth in plies when go gives none (the thesis searches 2)"})
 	engines.Register(engines.Spec{
@@ -117,7 +122,7 @@ type Engine struct {
 // New builds the engine from resolved options; the model is loaded now, and
 // a missing or unreadable model is an error naming the path.
 func New(opts engines.Options) (*Engine, error) {
-	net, err := nnengine.LoadNet(Name, opts[nnengine.OptModel])
+	net, err := nnengine.LoadNet(Name, opts[nnengine.OptModel], defaultNet)
 	if err != nil {
 		return nil, err
 	}

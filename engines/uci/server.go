@@ -19,7 +19,10 @@ import (
 // while a search runs; all output goes through one mutex, a line at a time.
 type Server struct {
 	spec engines.Spec
-	opts engines.Options // current option values, all of them resolved
+	// user holds the options set by --option and setoption, only those:
+	// the engine is built from spec.Resolve(user), so a value set here wins
+	// over the preset whichever arrived first.
+	user engines.Options
 
 	omu    sync.Mutex
 	out    io.Writer
@@ -45,15 +48,15 @@ type Server struct {
 // the process at start, where a GUI or the arena reports it, instead of as a
 // lost game; options changed later with setoption rebuild it at the next "go".
 func NewServer(spec engines.Spec, initial map[string]string, out io.Writer) (*Server, error) {
-	opts, err := spec.Resolve(initial)
+	user, err := spec.UserValues(initial)
 	if err != nil {
 		return nil, err
 	}
-	eng, err := spec.New(opts)
+	eng, err := newEngine(spec, user)
 	if err != nil {
 		return nil, fmt.Errorf("cannot create engine %s: %w", spec.Name, err)
 	}
-	return &Server{spec: spec, opts: opts, out: out, eng: eng}, nil
+	return &Server{spec: spec, user: user, out: out, eng: eng}, nil
 }
 
 // Serve runs a UCI session for spec on in/out until "quit" or the end of in.
@@ -184,11 +187,21 @@ func (s *Server) setOption(f []string) error {
 	if err != nil {
 		return fmt.Errorf("setoption: %w", err)
 	}
-	if s.opts[o.Name] != norm {
-		s.opts[o.Name] = norm
+	if v, set := s.user[o.Name]; !set || v != norm {
+		s.user[o.Name] = norm
 		s.rebuild = true
 	}
 	return nil
+}
+
+// newEngine builds spec's engine from the user's option values, layered
+// over the engine's defaults and preset.
+func newEngine(spec engines.Spec, user engines.Options) (engines.Engine, error) {
+	opts, err := spec.Resolve(user)
+	if err != nil {
+		return nil, err
+	}
+	return spec.New(opts)
 }
 
 // parsePosition parses the fields after "position" and checks that the
@@ -309,11 +322,7 @@ func (s *Server) startSearch(f []string) {
 			}
 			s.eng = nil
 		}
-		opts := engines.Options{}
-		for k, v := range s.opts {
-			opts[k] = v
-		}
-		eng, err := s.spec.New(opts)
+		eng, err := newEngine(s.spec, s.user)
 		if err != nil {
 			// The GUI waits for a bestmove whatever happens.
 			s.println("info string cannot create engine " + s.spec.Name + ": " + err.Error())

@@ -23,38 +23,29 @@ const (
 )
 
 // Options returns the model and seed options, to be listed first by each
-// engine. An empty model is the net shipped in the binary for that engine
-// (DefaultNet); a model that cannot be loaded is an error, never a random
-// mover (the thesis's arena silently fell back to random moves).
-func Options(seedHelp string) []engines.Option {
+// engine. The model defaults to the shipped net defaultNet (nets.SelfPlay or
+// nets.Supervised), so the default is declared by the engine's spec where
+// `arena engines` and the resolved options show it; a model that cannot be
+// loaded is an error, never a random mover (the thesis's arena silently
+// fell back to random moves).
+func Options(defaultNet, seedHelp string) []engines.Option {
 	return []engines.Option{
-		{Name: OptModel, Type: engines.String, Default: "",
+		{Name: OptModel, Type: engines.String, Default: nets.Prefix + defaultNet,
 			Help: "ValueNet weight file (.safetensors, or a PyTorch torch.save .pt checkpoint), or a shipped net: " +
-				nets.Prefix + nets.SelfPlay + ", " + nets.Prefix + nets.Supervised + "; empty: the shipped net " +
-				"(" + nets.Supervised + " for the supervised engine, " + nets.SelfPlay + " for nn and mcts; docs/models.md)"},
+				nets.Prefix + nets.SelfPlay + ", " + nets.Prefix + nets.Supervised + "; empty: the default (docs/models.md)"},
 		{Name: OptSeed, Type: engines.Spin, Default: "0", Min: 0, Max: math.MaxInt32, Help: seedHelp},
 	}
 }
 
-// DefaultNet is the shipped net an engine uses when its model option is
-// empty: the supervised net for the supervised engine (trained as the
-// thesis's SL net), the self-play net for the others (the thesis's
-// NN_Reinforced net drove its 1-ply and MCTS engines).
-func DefaultNet(engine string) string {
-	if engine == "supervised" {
-		return nets.Supervised
-	}
-	return nets.SelfPlay
-}
-
 // LoadNet loads the model option of engine: a file, a shipped net
-// ("builtin:NAME") or, when empty, the engine's DefaultNet. The error names
-// the engine, the option and the path.
-func LoadNet(engine, path string) (*nn.Net, error) {
+// ("builtin:NAME") or, when empty, the shipped net defaultNet (the same
+// default its Options declared). The error names the engine, the option and
+// the path.
+func LoadNet(engine, path, defaultNet string) (*nn.Net, error) {
 	if path == "" || strings.HasPrefix(path, nets.Prefix) {
 		name := strings.TrimPrefix(path, nets.Prefix)
 		if path == "" {
-			name = DefaultNet(engine)
+			name = defaultNet
 		}
 		net, _, err := nets.Load(name)
 		if err != nil {
