@@ -182,8 +182,11 @@ func TestConfigDefaultsAndRoundTrip(t *testing.T) {
 	if cfg.Engines[1].Engine != UCIEngine || cfg.Engines[1].Name != "B" {
 		t.Errorf("engine with only a command: %+v, want engine uci", cfg.Engines[1])
 	}
-	if got := cfg.Engines[0].Options["max_depth"]; got != "10" {
+	if got := cfg.Engines[0].Resolved["max_depth"]; got != "10" {
 		t.Errorf("built-in options are resolved with defaults: max_depth = %q, want 10", got)
+	}
+	if _, set := cfg.Engines[0].Options["max_depth"]; set {
+		t.Errorf("options %v: a default was stored as set by the user", cfg.Engines[0].Options)
 	}
 	data, err := cfg.Marshal()
 	if err != nil {
@@ -374,7 +377,7 @@ engines:
 	}
 	for i, want := range []string{"2", "3"} {
 		c := s.Configs[i]
-		if c.Engines[1].Options["max_depth"] != want || c.Engines[0].Options["max_depth"] != "10" || c.Sweep != nil {
+		if c.Engines[1].Options["max_depth"] != want || c.Engines[0].Resolved["max_depth"] != "10" || c.Sweep != nil {
 			t.Errorf("setting %d: options %v / %v", i+1, c.Engines[0].Options, c.Engines[1].Options)
 		}
 		if c.Name != "sw engines[1].options.max_depth="+want {
