@@ -85,11 +85,14 @@ func init() {
 			Help: "keep the subtree of the new position from the previous search of the game"},
 		engines.Option{Name: optMateDetection, Type: engines.Check, Default: "false",
 			Help: "prove mates in the tree (MCTS-Solver): proven wins are played, proven losses avoided, a proven root stops the search"},
+		nnengine.DrawsOption(),
 	)
 	engines.Register(engines.Spec{
 		Name:        Name,
 		Description: "thesis MCTS with value-network leaves (UCT c=1.41, robust child); batched leaves, tree reuse and mate proofs as options (model: the shipped self-play net by default)",
 		Options:     opts,
+		Presets: []engines.Preset{{Name: "thesis", Help: "the listing's MCTS: one leaf per network call, no tree reuse, no mate proofs, python-chess's game ends",
+			Values: map[string]string{optBatch: "1", optReuseTree: "false", optMateDetection: "false", nnengine.OptDraws: "thesis"}}},
 		New: func(opts engines.Options) (engines.Engine, error) {
 			return New(opts)
 		},
@@ -102,6 +105,7 @@ type config struct {
 	batch         int
 	reuseTree     bool
 	mateDetection bool
+	thesisDraws   bool
 }
 
 // Engine is the MCTS engine. It is not safe for concurrent searches.
@@ -151,6 +155,7 @@ func New(opts engines.Options) (*Engine, error) {
 		batch:         max(1, min(maxBatch, opts.Int(optBatch))),
 		reuseTree:     opts.Bool(optReuseTree),
 		mateDetection: opts.Bool(optMateDetection),
+		thesisDraws:   opts[nnengine.OptDraws] == "thesis",
 	}
 	e := &Engine{
 		cfg:    cfg,

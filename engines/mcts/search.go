@@ -174,7 +174,7 @@ func (e *Engine) expand(n int32) int32 {
 	p.MakeMove(m)
 	p.GenerateLegal(&e.ml)
 	kind := ongoing
-	switch st := nnengine.Status(p, &e.ml); {
+	switch st := nnengine.Status(p, &e.ml, e.cfg.thesisDraws); {
 	case st == board.Checkmate:
 		kind = mate
 	case st.IsDraw():

@@ -37,8 +37,12 @@ func init() {
 	engines.Register(engines.Spec{
 		Name:        Name,
 		Description: "thesis 1-ply value-network engine: one batched inference over all legal moves (model: the shipped self-play net by default)",
-		Options: nnengine.Options(defaultNet, "orders the legal moves before evaluation, so it decides between moves of exactly "+
+		Options: append(nnengine.Options(defaultNet, "orders the legal moves before evaluation, so it decides between moves of exactly "+
 			"equal value (mostly several mating moves); the engine is otherwise deterministic"),
+			engines.Option{Name: optGameEnds, Type: engines.Combo, Default: "correct", Vars: []string{"correct", "thesis"},
+				Help: "correct: a move that mates is always played and a move into a draw by rule is worth 0; thesis: the network values every move, as the listing does"}),
+		Presets: []engines.Preset{{Name: "thesis", Help: "the listing's engine: the network values every move",
+			Values: map[string]string{optGameEnds: "thesis"}}},
 		New: func(opts engines.Options) (engines.Engine, error) {
 			return New(opts)
 		},
@@ -47,6 +51,10 @@ func init() {
 
 // maxMoves is the most legal moves a position can have (a MoveList's size).
 const maxMoves = len(board.MoveList{}.Moves)
+
+// optGameEnds switches the listing's behaviour: the network values every
+// move, mates and draws by rule included.
+const optGameEnds = "game_ends"
 
 // mateRank ranks a mating move above every network value, which may itself
 // round to exactly 1 in float32.
@@ -57,7 +65,9 @@ type Engine struct {
 	net  *nn.Net
 	eval *nn.Evaluator
 	seed int
-	rng  *nnengine.Rand
+	// askNet: game_ends=thesis, the network values mates and draws too.
+	askNet bool
+	rng    *nnengine.Rand
 
 	moves  board.MoveList // the root's legal moves, in the order tried
 	reply  board.MoveList // scratch: a child's legal moves
@@ -78,6 +88,7 @@ func New(opts engines.Options) (*Engine, error) {
 		net:    net,
 		eval:   net.NewEvaluator(),
 		seed:   opts.Int(nnengine.OptSeed),
+		askNet: opts[optGameEnds] == "thesis",
 		rng:    nnengine.NewRand(),
 		inputs: make([]nn.Input, maxMoves),
 		values: make([]float32, maxMoves),
@@ -144,8 +155,12 @@ func (e *Engine) search(p *board.Position, lim engines.Limits) engines.Result {
 	k := 0
 	for i, m := range moves {
 		p.MakeMove(m)
-		p.GenerateLegal(&e.reply)
-		switch st := nnengine.Status(p, &e.reply); {
+		st := board.Ongoing
+		if !e.askNet {
+			p.GenerateLegal(&e.reply)
+			st = nnengine.Status(p, &e.reply, false)
+		}
+		switch {
 		case st == board.Checkmate:
 			e.ranks[i] = mateRank
 		case st.IsDraw():

@@ -99,6 +99,18 @@ func TestMateInOne(t *testing.T) {
 	}
 }
 
+// TestThesisAsksTheNetwork: with preset=thesis the network values every
+// move, mating moves included, so no score is a mate score.
+func TestThesisAsksTheNetwork(t *testing.T) {
+	e := newEngine(t, map[string]string{"preset": "thesis"})
+	for _, fen := range enginetest.MatesInOne {
+		res := enginetest.Search(t, e, engines.Position{FEN: fen}, engines.Limits{Depth: 1})
+		if res.Score.IsMate() || res.Move == "" {
+			t.Errorf("%s: played %s (%v), want a network value", fen, res.Move, res.Score)
+		}
+	}
+}
+
 // TestGameHistory: the position is the FEN plus the moves, and a move that
 // repeats the position a third time is a draw, valued 0.
 func TestGameHistory(t *testing.T) {

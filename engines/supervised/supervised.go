@@ -79,11 +79,13 @@ const maxMoves = len(board.MoveList{}.Moves)
 func init() {
 	opts := nnengine.Options(defaultNet, "orders the root moves before the captures-first sort, so it decides between moves of exactly equal value; the engine is otherwise deterministic")
 	opts = append(opts, engines.Option{Name: optDepth, Type: engines.Spin, Default: fmt.Sprint(defaultDepth), Min: 1, Max: maxDepth,
-		Help: "search depth in plies when go gives none (the thesis searches 2)"})
+		Help: "search depth in plies when go gives none (the thesis searches 2)"}, nnengine.DrawsOption())
 	engines.Register(engines.Spec{
 		Name:        Name,
 		Description: "thesis supervised engine: depth-2 alpha-beta minimax over net*10, checkmate +-9999, captures first at the root (model: the shipped supervised net by default)",
 		Options:     opts,
+		Presets: []engines.Preset{{Name: "thesis", Help: "the listing's depth 2 and python-chess's game ends",
+			Values: map[string]string{optDepth: fmt.Sprint(defaultDepth), nnengine.OptDraws: "thesis"}}},
 		New: func(opts engines.Options) (engines.Engine, error) {
 			return New(opts)
 		},
@@ -92,11 +94,12 @@ func init() {
 
 // Engine is the supervised engine. It is not safe for concurrent searches.
 type Engine struct {
-	net   *nn.Net
-	eval  *nn.Evaluator
-	seed  int
-	depth int
-	rng   *nnengine.Rand
+	net         *nn.Net
+	eval        *nn.Evaluator
+	seed        int
+	depth       int
+	thesisDraws bool // draws=thesis: python-chess's game ends
+	rng         *nnengine.Rand
 
 	pos   *board.Position
 	moves [maxDepth + 1]board.MoveList // per ply
@@ -131,15 +134,16 @@ func New(opts engines.Options) (*Engine, error) {
 		depth = defaultDepth
 	}
 	return &Engine{
-		net:    net,
-		eval:   net.NewEvaluator(),
-		seed:   opts.Int(nnengine.OptSeed),
-		depth:  depth,
-		rng:    nnengine.NewRand(),
-		inputs: make([]nn.Input, maxMoves),
-		values: make([]float32, maxMoves),
-		leaf:   make([]float64, maxMoves),
-		input:  make([]int, maxMoves),
+		net:         net,
+		eval:        net.NewEvaluator(),
+		seed:        opts.Int(nnengine.OptSeed),
+		depth:       depth,
+		thesisDraws: opts[nnengine.OptDraws] == "thesis",
+		rng:         nnengine.NewRand(),
+		inputs:      make([]nn.Input, maxMoves),
+		values:      make([]float32, maxMoves),
+		leaf:        make([]float64, maxMoves),
+		input:       make([]int, maxMoves),
 	}, nil
 }
 
@@ -317,7 +321,7 @@ func (e *Engine) minimax(depth, ply int, alpha, beta float64, maximizing bool) f
 	p := e.pos
 	ml := &e.moves[ply]
 	p.GenerateLegal(ml)
-	if st := nnengine.Status(p, ml); st != board.Ongoing {
+	if st := nnengine.Status(p, ml, e.thesisDraws); st != board.Ongoing {
 		return e.gameEnd(st, ply)
 	}
 	if depth == 1 {
@@ -427,7 +431,7 @@ func (e *Engine) leaves(ply int, alpha, beta float64, maximizing bool) (float64,
 func (e *Engine) prepareLeaf(i, ply, k int) int {
 	p := e.pos
 	p.GenerateLegal(&e.reply)
-	if st := nnengine.Status(p, &e.reply); st != board.Ongoing {
+	if st := nnengine.Status(p, &e.reply, e.thesisDraws); st != board.Ongoing {
 		e.leaf[i], e.input[i] = e.gameEnd(st, ply), -1
 		return k
 	}

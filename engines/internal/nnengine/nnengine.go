@@ -20,7 +20,19 @@ import (
 const (
 	OptModel = "model"
 	OptSeed  = "seed"
+	// OptDraws is the game-end rules option of the searching engines
+	// (mcts and supervised); DrawsOption describes it.
+	OptDraws = "draws"
 )
+
+// DrawsOption is the option choosing the game-end rules a search applies
+// (Status): "correct" the board's, "thesis" python-chess's is_game_over(),
+// which the listings call.
+func DrawsOption() engines.Option {
+	return engines.Option{Name: OptDraws, Type: engines.Combo, Default: "correct", Vars: []string{"correct", "thesis"},
+		Help: "correct: threefold repetition (the game history counts) and the fifty-move rule end a game in the search; " +
+			"thesis: only fivefold and 75 moves do, as python-chess's is_game_over() in the listing"}
+}
 
 // Options returns the model and seed options, to be listed first by each
 // engine. The model defaults to the shipped net defaultNet (nets.SelfPlay or
@@ -75,15 +87,22 @@ func SetupPosition(engine string, pos engines.Position) (*board.Position, error)
 // generated in p, so a search that needs both generates them once. The rules
 // are the board's: mate and stalemate first, then the fifty-move rule,
 // threefold repetition (the game history counts) and insufficient material.
-func Status(p *board.Position, ml *board.MoveList) board.Status {
+// With thesisDraws (draws=thesis) they are python-chess's is_game_over():
+// the 75-move rule and fivefold repetition instead, reported as FiftyMoves
+// and Threefold.
+func Status(p *board.Position, ml *board.MoveList, thesisDraws bool) board.Status {
+	moves, reps := 100, 2
+	if thesisDraws {
+		moves, reps = 150, 4
+	}
 	switch {
 	case ml.Len == 0 && p.InCheck():
 		return board.Checkmate
 	case ml.Len == 0:
 		return board.Stalemate
-	case p.HalfmoveClock() >= 100:
+	case p.HalfmoveClock() >= moves:
 		return board.FiftyMoves
-	case p.RepetitionCount() >= 2:
+	case p.RepetitionCount() >= reps:
 		return board.Threefold
 	case p.IsInsufficientMaterial():
 		return board.InsufficientMaterial

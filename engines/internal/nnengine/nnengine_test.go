@@ -43,8 +43,43 @@ func TestStatus(t *testing.T) {
 		}
 		var ml board.MoveList
 		p.GenerateLegal(&ml)
-		if got := Status(p, &ml); got != want[i] || got != p.Status() {
+		if got := Status(p, &ml, false); got != want[i] || got != p.Status() {
 			t.Errorf("%v: Status %v, board %v, want %v", g, got, p.Status(), want[i])
+		}
+	}
+}
+
+// TestStatusThesisDraws: with the listing's rules (python-chess's
+// is_game_over) a threefold repetition and fifty moves play on, a fivefold
+// and 75 moves end the game, and mates still count at 75 moves.
+func TestStatusThesisDraws(t *testing.T) {
+	cycle := []string{"g1f3", "g8f6", "f3g1", "f6g8"}
+	var three, five []string
+	for i := 0; i < 4; i++ {
+		if i < 2 {
+			three = append(three, cycle...)
+		}
+		five = append(five, cycle...)
+	}
+	tests := []struct {
+		g    engines.Position
+		want board.Status
+	}{
+		{engines.Position{Moves: three}, board.Ongoing},
+		{engines.Position{Moves: five}, board.Threefold},
+		{engines.Position{FEN: "8/8/8/8/8/k7/8/K6R w - - 100 80"}, board.Ongoing},
+		{engines.Position{FEN: "8/8/8/8/8/k7/8/K6R w - - 150 80"}, board.FiftyMoves},
+		{engines.Position{FEN: "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 150 80"}, board.Checkmate},
+	}
+	for _, tc := range tests {
+		p, err := SetupPosition("test", tc.g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ml board.MoveList
+		p.GenerateLegal(&ml)
+		if got := Status(p, &ml, true); got != tc.want {
+			t.Errorf("%v: thesis Status %v, want %v", tc.g, got, tc.want)
 		}
 	}
 }
