@@ -10,6 +10,18 @@
 // Stopping is done with the context: when ctx is cancelled (UCI "stop", a
 // deadline, the arena shutting down) an engine returns the best move it has
 // found so far without error, as a UCI engine answers "stop" with a bestmove.
+//
+// Options are layers: an option's default, under the preset the user chose
+// (a Preset is a named set of option values declared in the Spec), under
+// the values the user set. What travels is the user layer alone (Options
+// holding only what was set): a config's options, the arena's --option
+// arguments to "arena uci ENGINE" and every setoption the UCI server
+// receives. Only at the end, where an engine is built, does Spec.Resolve
+// stack the layers, so "preset strong, lmr false, max_depth 10" means
+// exactly that whichever order the values arrived in, and a value equal to
+// the default still beats the preset. Engines therefore never see presets
+// and never need to tell "left at the default" from "set to the default";
+// the resolved view is also what the arena shows.
 package engines
 
 import (
