@@ -24,7 +24,7 @@ func TestEnginesCommand(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"OPTION", "max_depth", "1..64", "thesis|strong", "true|false"} {
+	for _, want := range []string{"OPTION", "max_depth", "1..64", "default|strong|thesis", "true|false"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks %q", want)
 		}

@@ -14,23 +14,28 @@
 //   - iterative deepening from depth 1 to max_depth (10); the time is checked
 //     every 2048 nodes and an aborted iteration is discarded.
 //
-// Deliberate differences from the Python listing, none of which changes what
-// the engine searches: the table is keyed by the Zobrist hash instead of the
+// Differences from the Python listing without a switch (docs/heuristic.md
+// says why; they change which cutoffs happen, not the rules): the table is keyed by the Zobrist hash instead of the
 // FEN string (a fixed 16 MB table instead of a dict); the bound stored with a
 // result is computed against the window the node was entered with (the
-// listing compares against the already raised alpha, so it labels almost
-// every entry an upper bound); mates are scored 99999-ply rather than a flat
-// 99999 so that the engine prefers the shortest mate and reports its
-// distance; repetitions (any repetition inside the search, a third
-// occurrence counting the game history) and the fifty-move rule score 0 as
-// python-chess's is_game_over(claim_draw=False) would not; the evaluation
-// divides in integers; and a node is counted once, not twice, when the main
-// search hands it to quiescence.
+// listing compares against the already raised alpha, so it labels every
+// entry an upper bound); the evaluation divides in integers; and a node is
+// counted once, not twice, when the main search hands it to quiescence.
+//
+// Differences that change what it plays each have an option, and
+// preset=thesis sets them all to the listing's behaviour: mate_score (the
+// listing's evaluate scores checkmate White-relative, so it cannot mate as
+// White; ours is side-to-move and distance-aware), pst (its vertically
+// mirrored tables), quiescence (no quiet promotions, and its evaluate's
+// mate and game-over tests at every node) and draws (python-chess's
+// is_game_over: fivefold and 75 moves instead of repetition in the search,
+// threefold and fifty moves). docs/heuristic.md lists every deviation.
 //
 // Options each switch on one seed-002 technique on top of that core (pvs,
 // null_move, lmr, aspiration, killers, history, check_extension, a
-// persistent hash table); preset=strong switches them all on. pst=thesis
-// reproduces the listing's vertically mirrored table indexing.
+// persistent hash table); preset=strong switches them all on. Presets are
+// layers under the options the user sets (see package engines), so this
+// package never sees them.
 package heuristic
 
 import (
