@@ -299,6 +299,17 @@ func MoveTime(e arena.EngineSummary) (d time.Duration, ok bool) {
 	return 0, false
 }
 
+// NodeLimit is the engine's node limit, from its limits in summary.json.
+func NodeLimit(e arena.EngineSummary) (int64, bool) {
+	for part := range strings.SplitSeq(e.Limits, ",") {
+		if v, found := strings.CutPrefix(strings.TrimSpace(part), "nodes "); found {
+			n, err := strconv.ParseInt(v, 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
+}
+
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil

@@ -21,13 +21,14 @@ import (
 // reports it (THESIS.md): the built-in heuristic engine against a network
 // engine at a series of times per move.
 type ThesisExperiment struct {
-	ID       string // "exp1": also the prefix of the configs in configs/thesis
-	Title    string
-	Opponent string // the built-in engine playing the thesis's network engine: nn, mcts, supervised
-	Label    string // the thesis's name for that engine
-	MaxMoves int    // plies
-	Rows     []ThesisRow
-	Remarks  []string // what the thesis says beside the table
+	ID         string // "exp1": also the prefix of the configs in configs/thesis/*/
+	Title      string
+	Opponent   string // the built-in engine playing the thesis's network engine: nn, mcts, supervised
+	Label      string // the thesis's name for that engine
+	MaxMoves   int    // plies
+	JudgeDepth int    // Stockfish depth of the thesis's ACPL
+	Rows       []ThesisRow
+	Remarks    []string // what the thesis says beside the table
 }
 
 // ThesisRow is one time-per-move setting of a thesis table. Zero floats
@@ -39,47 +40,87 @@ type ThesisRow struct {
 	OppWins   *int
 	HeurTime  float64 // s per move
 	OppTime   float64
-	HeurNodes float64 // per move
+	HeurNodes float64 // per move, as the listing counted them
 	OppNodes  float64
 	HeurACPL  float64
 	OppACPL   float64
+	// HeurBudget and OppBudget are the compute-matched limits of the row:
+	// the heuristic's node budget is HeurNodes converted to nodes counted
+	// once (HeurNodesFactorRange), the opponent's the thesis's own count (MCTS
+	// simulations) or its fixed depth (the 1-ply and 2-ply engines).
+	HeurBudget int64
+	OppBudget  arena.Limits
 }
 
 func intp(v int) *int { return &v }
 
+// The thesis's listing counts a node of the main search at depth 0 twice:
+// negamax counts it, then hands it to quiescence, which counts it again.
+// Our engine counts every node once, so the thesis's count T of a search
+// is ours plus the depth-0 nodes L: T = N + L. HeurNodesFactor is N/T as
+// measured with our heuristic engine (preset thesis, pst thesis) on the 8
+// bench positions and 60 openings of balanced.epd at node budgets near each
+// thesis value: 0.69 at 15-20 k nodes, 0.62-0.65 at 45-125 k, 0.66 at
+// 190 k (it follows the parity of the last iteration). The rows' budgets
+// are HeurNodes times the factor measured at that budget, to 100 nodes.
+const HeurNodesFactorRange = "0.62-0.69"
+
 // Thesis holds THESIS.md 1.6. Experiment 1's table gives no time per move;
 // its heuristic engine's mean times (1.25 ... 15.24 s) put the settings at
-// 1, 3, 5, 10 and 15 s, the series of the issue.
+// 1, 3, 5, 10 and 15 s, the series of the issue. Its table was judged at
+// depth 7 (the thesis raised the depth to 12 before experiment 2, seed 000
+// near OCR line 3000); its reference match, at depth 12 and 100 plies, is
+// an experiment of its own here so that it is not pooled with the table's
+// 1 s row.
 var Thesis = []ThesisExperiment{
 	{
-		ID: "exp1", Title: "Experiment 1: 1-ply NN (self-play net) vs heuristic", Opponent: "nn", Label: "NN", MaxMoves: 180,
+		ID: "exp1", Title: "Experiment 1: 1-ply NN (self-play net) vs heuristic", Opponent: "nn", Label: "NN", MaxMoves: 180, JudgeDepth: 7,
 		Rows: []ThesisRow{
-			{MoveTime: 1 * time.Second, Games: 4, HeurWins: 2, OppWins: intp(0), HeurTime: 1.25, OppTime: 0.01, HeurNodes: 26763, OppNodes: 10, HeurACPL: 156, OppACPL: 159},
-			{MoveTime: 3 * time.Second, Games: 4, HeurWins: 0, OppWins: intp(0), HeurTime: 3.48, OppTime: 0.01, HeurNodes: 71520, OppNodes: 10, HeurACPL: 148, OppACPL: 132},
-			{MoveTime: 5 * time.Second, Games: 4, HeurWins: 2, OppWins: intp(0), HeurTime: 5.22, OppTime: 0.01, HeurNodes: 99628, OppNodes: 13, HeurACPL: 107, OppACPL: 91},
-			{MoveTime: 10 * time.Second, Games: 2, HeurWins: 1, OppWins: intp(0), HeurTime: 10.16, OppTime: 0.01, HeurNodes: 221884, OppNodes: 13, HeurACPL: 79, OppACPL: 91},
-			{MoveTime: 15 * time.Second, Games: 2, HeurWins: 1, OppWins: intp(0), HeurTime: 15.24, OppTime: 0.01, HeurNodes: 288282, OppNodes: 16, HeurACPL: 70, OppACPL: 78},
+			{MoveTime: 1 * time.Second, Games: 4, HeurWins: 2, OppWins: intp(0), HeurTime: 1.25, OppTime: 0.01, HeurNodes: 26763, OppNodes: 10, HeurACPL: 156, OppACPL: 159,
+				HeurBudget: 18300, OppBudget: arena.Limits{Depth: 1}},
+			{MoveTime: 3 * time.Second, Games: 4, HeurWins: 0, OppWins: intp(0), HeurTime: 3.48, OppTime: 0.01, HeurNodes: 71520, OppNodes: 10, HeurACPL: 148, OppACPL: 132,
+				HeurBudget: 45300, OppBudget: arena.Limits{Depth: 1}},
+			{MoveTime: 5 * time.Second, Games: 4, HeurWins: 2, OppWins: intp(0), HeurTime: 5.22, OppTime: 0.01, HeurNodes: 99628, OppNodes: 13, HeurACPL: 107, OppACPL: 91,
+				HeurBudget: 61900, OppBudget: arena.Limits{Depth: 1}},
+			{MoveTime: 10 * time.Second, Games: 2, HeurWins: 1, OppWins: intp(0), HeurTime: 10.16, OppTime: 0.01, HeurNodes: 221884, OppNodes: 13, HeurACPL: 79, OppACPL: 91,
+				HeurBudget: 143700, OppBudget: arena.Limits{Depth: 1}},
+			{MoveTime: 15 * time.Second, Games: 2, HeurWins: 1, OppWins: intp(0), HeurTime: 15.24, OppTime: 0.01, HeurNodes: 288282, OppNodes: 16, HeurACPL: 70, OppACPL: 78,
+				HeurBudget: 191100, OppBudget: arena.Limits{Depth: 1}},
 		},
 		Remarks: []string{
 			"The NN never won; it used 0.01 s per move; RAM 850-882 MB for both engines (the arena's own process).",
-			"Reference match at 1 s per move, 6 games, 100 max moves: NN 0 wins, 0.03 s, 13 nodes, ACPL 121; heuristic 3 wins, 1.32 s, 22,496 nodes, ACPL 117.",
+			"The table was most likely judged at Stockfish depth 7: the thesis raised the depth from 7 to 12 before experiment 2.",
 		},
 	},
 	{
-		ID: "exp2", Title: "Experiment 2: MCTS-NN vs heuristic", Opponent: "mcts", Label: "MCTS-NN", MaxMoves: 100,
+		ID: "exp1-reference", Title: "Experiment 1, reference match: 1-ply NN vs heuristic at 1 s, 100 plies", Opponent: "nn", Label: "NN", MaxMoves: 100, JudgeDepth: 12,
 		Rows: []ThesisRow{
-			{MoveTime: 1 * time.Second, Games: 6, HeurWins: 3, HeurNodes: 22783, OppNodes: 507, HeurACPL: 108, OppACPL: 134},
-			{MoveTime: 3 * time.Second, Games: 4, HeurWins: 2, HeurNodes: 65687, OppNodes: 1623, HeurACPL: 121, OppACPL: 155},
-			{MoveTime: 5 * time.Second, Games: 2, HeurWins: 1, HeurNodes: 123767, OppNodes: 3110, HeurACPL: 81, OppACPL: 105},
+			{MoveTime: 1 * time.Second, Games: 6, HeurWins: 3, OppWins: intp(0), HeurTime: 1.32, OppTime: 0.03, HeurNodes: 22496, OppNodes: 13, HeurACPL: 117, OppACPL: 121,
+				HeurBudget: 15500, OppBudget: arena.Limits{Depth: 1}},
 		},
 	},
 	{
-		ID: "exp3", Title: "Experiment 3: SL net (2-ply alpha-beta) vs heuristic", Opponent: "supervised", Label: "SL", MaxMoves: 100,
+		ID: "exp2", Title: "Experiment 2: MCTS-NN vs heuristic", Opponent: "mcts", Label: "MCTS-NN", MaxMoves: 100, JudgeDepth: 12,
 		Rows: []ThesisRow{
-			{MoveTime: 1 * time.Second, Games: 6, HeurWins: 3, HeurNodes: 30056, OppNodes: 150, HeurACPL: 146, OppACPL: 161},
-			{MoveTime: 2 * time.Second, Games: 4, HeurWins: 2, HeurNodes: 46785, OppNodes: 149, HeurACPL: 149, OppACPL: 167},
-			{MoveTime: 3 * time.Second, Games: 2, HeurWins: 1, HeurNodes: 96780, OppNodes: 161, HeurACPL: 72, OppACPL: 129},
-			{MoveTime: 5 * time.Second, Games: 2, HeurWins: 1, HeurNodes: 111440, OppNodes: 203, HeurACPL: 132, OppACPL: 147},
+			{MoveTime: 1 * time.Second, Games: 6, HeurWins: 3, HeurNodes: 22783, OppNodes: 507, HeurACPL: 108, OppACPL: 134,
+				HeurBudget: 15700, OppBudget: arena.Limits{Nodes: 507}},
+			{MoveTime: 3 * time.Second, Games: 4, HeurWins: 2, HeurNodes: 65687, OppNodes: 1623, HeurACPL: 121, OppACPL: 155,
+				HeurBudget: 41900, OppBudget: arena.Limits{Nodes: 1623}},
+			{MoveTime: 5 * time.Second, Games: 2, HeurWins: 1, HeurNodes: 123767, OppNodes: 3110, HeurACPL: 81, OppACPL: 105,
+				HeurBudget: 77200, OppBudget: arena.Limits{Nodes: 3110}},
+		},
+	},
+	{
+		ID: "exp3", Title: "Experiment 3: SL net (2-ply alpha-beta) vs heuristic", Opponent: "supervised", Label: "SL", MaxMoves: 100, JudgeDepth: 12,
+		Rows: []ThesisRow{
+			{MoveTime: 1 * time.Second, Games: 6, HeurWins: 3, HeurNodes: 30056, OppNodes: 150, HeurACPL: 146, OppACPL: 161,
+				HeurBudget: 20500, OppBudget: arena.Limits{Depth: 2}},
+			{MoveTime: 2 * time.Second, Games: 4, HeurWins: 2, HeurNodes: 46785, OppNodes: 149, HeurACPL: 149, OppACPL: 167,
+				HeurBudget: 30600, OppBudget: arena.Limits{Depth: 2}},
+			{MoveTime: 3 * time.Second, Games: 2, HeurWins: 1, HeurNodes: 96780, OppNodes: 161, HeurACPL: 72, OppACPL: 129,
+				HeurBudget: 60200, OppBudget: arena.Limits{Depth: 2}},
+			{MoveTime: 5 * time.Second, Games: 2, HeurWins: 1, HeurNodes: 111440, OppNodes: 203, HeurACPL: 132, OppACPL: 147,
+				HeurBudget: 69400, OppBudget: arena.Limits{Depth: 2}},
 		},
 		Remarks: []string{"The SL engine used 0.23-0.37 s per move whatever the limit."},
 	},
@@ -93,7 +134,7 @@ const HeuristicEngine = "heuristic"
 var ReproductionPlotsDir = filepath.Join("img", "reproduction")
 
 // setting is our side of one row: the runs of an experiment at one time
-// per move, pooled.
+// per move (or at the node budgets of that row), pooled.
 type setting struct {
 	moveTime  time.Duration
 	runs      []*Run
@@ -101,23 +142,39 @@ type setting struct {
 	distinct  int                 // distinct games (by their moves)
 }
 
-// variant is an experiment's runs from one kind of start: the standard
-// position (Book "") or an opening book.
+// The kinds of reproduction (docs/reproduction.md): how a run's limits and
+// start position relate to the thesis's.
+const (
+	kindFaithful = "faithful" // the thesis's seconds per move from the start position
+	kindCompute  = "compute"  // the rows' node budgets (ThesisRow.HeurBudget)
+	kindTime     = "time"     // the thesis's seconds per move from a book
+)
+
+var kindOrder = []string{kindFaithful, kindCompute, kindTime}
+
+// variant is an experiment's runs of one kind from one kind of start: the
+// standard position (Book "") or an opening book.
 type variant struct {
 	exp      *ThesisExperiment
+	kind     string
 	book     string
 	settings []*setting
 }
 
 // classify files each run under its experiment and variant: a run of two
 // engines, the built-in heuristic and the experiment's opponent, whose
-// heuristic engine has a movetime. Other runs are returned as unused.
+// heuristic engine has a movetime or one of the experiment's node budgets.
+// Other runs are returned as unused.
 func classify(runs []*Run) (variants []*variant, unused []*Run) {
 	byKey := map[string]*variant{}
 	for _, r := range runs {
 		exp, heur, opp := experimentOf(r)
-		d, ok := MoveTime(heur)
-		if exp == nil || !ok {
+		if exp == nil {
+			unused = append(unused, r)
+			continue
+		}
+		d, kind, ok := rowOf(exp, heur, r.Summary.Openings != "")
+		if !ok {
 			unused = append(unused, r)
 			continue
 		}
@@ -125,10 +182,10 @@ func classify(runs []*Run) (variants []*variant, unused []*Run) {
 		if r.Summary.Openings == "" {
 			book = ""
 		}
-		key := exp.ID + "\x00" + book
+		key := exp.ID + "\x00" + kind + "\x00" + book
 		v := byKey[key]
 		if v == nil {
-			v = &variant{exp: exp, book: book}
+			v = &variant{exp: exp, kind: kind, book: book}
 			byKey[key] = v
 			variants = append(variants, v)
 		}
@@ -154,31 +211,67 @@ func classify(runs []*Run) (variants []*variant, unused []*Run) {
 		return slices.IndexFunc(Thesis, func(e ThesisExperiment) bool { return e.ID == id })
 	}
 	sort.SliceStable(variants, func(a, b int) bool {
-		if ia, ib := expIndex(variants[a].exp.ID), expIndex(variants[b].exp.ID); ia != ib {
+		va, vb := variants[a], variants[b]
+		if ia, ib := expIndex(va.exp.ID), expIndex(vb.exp.ID); ia != ib {
 			return ia < ib
 		}
-		return variants[a].book < variants[b].book
+		if ka, kb := slices.Index(kindOrder, va.kind), slices.Index(kindOrder, vb.kind); ka != kb {
+			return ka < kb
+		}
+		return va.book < vb.book
 	})
 	return variants, unused
 }
 
+// rowOf places a run's heuristic engine at a row of the experiment: its
+// movetime (faithful from the start position, time-matched from a book), or
+// the row whose node budget it has (compute-matched).
+func rowOf(exp *ThesisExperiment, heur arena.EngineSummary, book bool) (time.Duration, string, bool) {
+	if d, ok := MoveTime(heur); ok {
+		if book {
+			return d, kindTime, true
+		}
+		return d, kindFaithful, true
+	}
+	n, ok := NodeLimit(heur)
+	if !ok {
+		return 0, "", false
+	}
+	for _, r := range exp.Rows {
+		if r.HeurBudget == n {
+			return r.MoveTime, kindCompute, true
+		}
+	}
+	return 0, "", false
+}
+
 // experimentOf finds the thesis experiment a run belongs to and its two
-// engines; nil when it is none of them.
+// engines; nil when it is none of them. Of the experiments against the
+// same engine (experiment 1 and its reference match) the one with the
+// run's move limit wins, else the first.
 func experimentOf(r *Run) (*ThesisExperiment, arena.EngineSummary, arena.EngineSummary) {
 	es := r.Summary.Engines
 	if len(es) != 2 {
 		return nil, arena.EngineSummary{}, arena.EngineSummary{}
 	}
+	var found *ThesisExperiment
+	var heur, opp arena.EngineSummary
 	for i := range Thesis {
 		exp := &Thesis[i]
+		var h, o arena.EngineSummary
 		switch {
 		case es[0].Engine == HeuristicEngine && es[1].Engine == exp.Opponent:
-			return exp, es[0], es[1]
+			h, o = es[0], es[1]
 		case es[1].Engine == HeuristicEngine && es[0].Engine == exp.Opponent:
-			return exp, es[1], es[0]
+			h, o = es[1], es[0]
+		default:
+			continue
+		}
+		if found == nil || (exp.MaxMoves == r.Summary.MaxMoves && found.MaxMoves != r.Summary.MaxMoves) {
+			found, heur, opp = exp, h, o
 		}
 	}
-	return nil, arena.EngineSummary{}, arena.EngineSummary{}
+	return found, heur, opp
 }
 
 // pool merges b into a: counts add, per-move means are weighted by moves,
@@ -269,12 +362,12 @@ func Reproduction(runs []*Run, dir, plots string) ([]byte, error) {
 		for i, r := range unused {
 			names[i] = "`" + r.Dir + "`"
 		}
-		fmt.Fprintf(&b, "Not part of a thesis experiment (not the heuristic engine against nn, mcts or supervised at a movetime): %s.\n\n", strings.Join(names, ", "))
+		fmt.Fprintf(&b, "Not part of a thesis experiment (not the heuristic engine against nn, mcts or supervised at a movetime or one of the node budgets): %s.\n\n", strings.Join(names, ", "))
 	}
 	for i := range Thesis {
 		exp := &Thesis[i]
 		fmt.Fprintf(&b, "## %s\n\n", exp.Title)
-		fmt.Fprintf(&b, "Thesis: heuristic engine against %s, Stockfish depth 12, at most %d plies, every game from the start position.\n\n", exp.Label, exp.MaxMoves)
+		fmt.Fprintf(&b, "Thesis: heuristic engine against %s, Stockfish depth %d, at most %d plies, every game from the start position.\n\n", exp.Label, exp.JudgeDepth, exp.MaxMoves)
 		for _, rm := range exp.Remarks {
 			fmt.Fprintf(&b, "- %s\n", rm)
 		}
@@ -294,14 +387,10 @@ func Reproduction(runs []*Run, dir, plots string) ([]byte, error) {
 			continue
 		}
 		for _, v := range mine {
-			start := "From the start position (as the thesis)"
-			if v.book != "" {
-				start = fmt.Sprintf("From the openings of %s, each played with both colours", v.book)
-			}
-			fmt.Fprintf(&b, "### %s\n\n", start)
+			fmt.Fprintf(&b, "### %s\n\n", variantTitle(v))
 			writeMarkdownTable(&b, comparisonTable(v))
 			b.WriteString("\n")
-			prefix := exp.ID + "-" + strings.TrimSuffix(orDefault(v.book, "start"), filepath.Ext(v.book)) + "-"
+			prefix := exp.ID + "-" + v.kind + "-" + strings.TrimSuffix(orDefault(v.book, "start"), filepath.Ext(v.book)) + "-"
 			for _, f := range comparisonFigures(prefix, v) {
 				rf, err := f.render(plots)
 				if err != nil {
@@ -320,6 +409,21 @@ func Reproduction(runs []*Run, dir, plots string) ([]byte, error) {
 		fmt.Fprintf(&b, "- %s\n", n)
 	}
 	return b.Bytes(), nil
+}
+
+// variantTitle names the kind of reproduction and where its games start.
+func variantTitle(v *variant) string {
+	start := "from the start position (as the thesis)"
+	if v.book != "" {
+		start = fmt.Sprintf("from the openings of %s, each played with both colours", v.book)
+	}
+	switch v.kind {
+	case kindCompute:
+		return "Compute-matched (the thesis's nodes per move as node budgets), " + start
+	case kindTime:
+		return "Time-matched (the thesis's seconds per move), " + start
+	}
+	return "Faithful (the thesis's seconds per move), " + start
 }
 
 var comparisonHeader = []string{"Time/move", "Games", "Heur wins", "Opp wins", "Draws", "Heur time (s)", "Opp time (s)",
@@ -366,7 +470,11 @@ func comparisonTable(v *variant) *Table {
 			}
 			return f(s)
 		}
-		row := []Cell{{Text: fmtSeconds(d)}}
+		label := fmtSeconds(d)
+		if v.kind == kindCompute && tr != nil {
+			label += fmt.Sprintf(" (%s nodes)", thousands(float64(tr.HeurBudget)))
+		}
+		row := []Cell{{Text: label}}
 		row = append(row,
 			cell(th(func(r *ThesisRow) string { return fmt.Sprint(r.Games) }), us(func(s *setting) string { return fmt.Sprint(s.heur.Games) })),
 			cell(th(func(r *ThesisRow) string { return fmt.Sprint(r.HeurWins) }), us(func(s *setting) string { return fmt.Sprint(s.heur.Wins) })),

@@ -66,7 +66,7 @@ func TestComparisonTable(t *testing.T) {
 		t.Errorf("row 6:\n%s\nwant\n%s", got, want)
 	}
 	// Experiment 2 does not say how often MCTS won, so neither draws.
-	exp2 := comparisonTable(&variant{exp: &Thesis[1]})
+	exp2 := comparisonTable(&variant{exp: &Thesis[2]})
 	var cells []string
 	for _, c := range exp2.Rows[0] {
 		cells = append(cells, c.Text)
@@ -79,8 +79,8 @@ func TestComparisonTable(t *testing.T) {
 func TestComparisonFigures(t *testing.T) {
 	rs := loadRuns(t, "thesis-exp1")
 	variants, _ := classify(rs)
-	figs := comparisonFigures("exp1-start-", variants[0])
-	if len(figs) != 2 || figs[0].Name != "exp1-start-acpl-vs-time" || figs[1].Name != "exp1-start-nodes-vs-time" || !figs[1].LogY {
+	figs := comparisonFigures("exp1-faithful-start-", variants[0])
+	if len(figs) != 2 || figs[0].Name != "exp1-faithful-start-acpl-vs-time" || figs[1].Name != "exp1-faithful-start-nodes-vs-time" || !figs[1].LogY {
 		t.Fatalf("figures %v", figs)
 	}
 	for _, f := range figs {
@@ -182,23 +182,23 @@ func TestWriteReproduction(t *testing.T) {
 	}
 	for _, want := range []string{
 		"## Experiment 1: 1-ply NN (self-play net) vs heuristic",
-		"### From the start position (as the thesis)",
-		"### From the openings of example.epd, each played with both colours",
+		"### Faithful (the thesis's seconds per move), from the start position (as the thesis)",
+		"### Time-matched (the thesis's seconds per move), from the openings of example.epd, each played with both colours",
 		"| 1 s | 4 / – | 2 / – | 0 / – | 2 / – | 1.25 / – |",
 		// Experiments without runs still show the thesis's table.
 		"## Experiment 3: SL net (2-ply alpha-beta) vs heuristic",
 		"| 5 s | 2 / – | 1 / – | – / – | – / – | – / – | – / – | 111,440 / – | 203 / – |",
-		"Not part of a thesis experiment (not the heuristic engine against nn, mcts or supervised at a movetime): `testdata/runs/roundrobin-depth`.",
+		"Not part of a thesis experiment (not the heuristic engine against nn, mcts or supervised at a movetime or one of the node budgets): `testdata/runs/roundrobin-depth`.",
 		"Wall time of the runs (sum of each run's start to its last summary): " + wall.Round(time.Second).String() + ".",
-		"![NN vs heuristic: ACPL vs time per move](img/reproduction/exp1-start-acpl-vs-time.png)",
-		"![NN vs heuristic: nodes vs time per move](img/reproduction/exp1-example-nodes-vs-time.png)",
+		"![NN vs heuristic: ACPL vs time per move](img/reproduction/exp1-faithful-start-acpl-vs-time.png)",
+		"![NN vs heuristic: nodes vs time per move](img/reproduction/exp1-time-example-nodes-vs-time.png)",
 		"Stockfish 15.1 at depth 4",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("reproduction.md lacks %q", want)
 		}
 	}
-	for _, name := range []string{"exp1-start-acpl-vs-time", "exp1-start-nodes-vs-time", "exp1-example-acpl-vs-time", "exp1-example-nodes-vs-time"} {
+	for _, name := range []string{"exp1-faithful-start-acpl-vs-time", "exp1-faithful-start-nodes-vs-time", "exp1-time-example-acpl-vs-time", "exp1-time-example-nodes-vs-time"} {
 		checkPNG(t, filepath.Join(dir, ReproductionPlotsDir, name+".png"))
 		checkSVG(t, filepath.Join(dir, ReproductionPlotsDir, name+".svg"))
 	}
@@ -206,7 +206,7 @@ func TestWriteReproduction(t *testing.T) {
 
 // The thesis's tables as transcribed: what THESIS.md 1.6 says beside them.
 func TestThesisData(t *testing.T) {
-	games := map[string]int{"exp1": 16, "exp2": 12, "exp3": 14}
+	games := map[string]int{"exp1": 16, "exp1-reference": 6, "exp2": 12, "exp3": 14}
 	for _, e := range Thesis {
 		n := 0
 		for i, r := range e.Rows {
