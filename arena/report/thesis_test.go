@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,8 +55,13 @@ func TestComparisonTable(t *testing.T) {
 	if h.Name != "Heuristic" || nn.Name != "NN" {
 		t.Fatal("fixture engines changed")
 	}
-	want0 := "0.05 s | – / 2 | – / 0 | – / 0 | – / 2 | – / 0.05 | – / 0.01 | – / " + thousands(h.AvgNodes) + " | – / " + thousands(nn.AvgNodes) +
-		" | – / " + fmtACPL(h.ACPL) + " | – / " + fmtACPL(nn.ACPL) + " | 2 of 2"
+	s0 := variants[0].settings[0]
+	hs, ns := statsOf(s0, h.Name), statsOf(s0, nn.Name)
+	if math.IsNaN(hs.acplHalf) || math.IsNaN(ns.medianNodes) {
+		t.Fatalf("no interval or median from the fixture's 2 judged games: %+v %+v", hs, ns)
+	}
+	want0 := "0.05 s | – / 2 | – / 0 | – / 0 | – / 2 | – / 0.05 | – / 0.01 | – / " + fmtNodes(h.AvgNodes, hs) + " | – / " + fmtNodes(nn.AvgNodes, ns) +
+		" | – / " + fmtACPLInterval(h.ACPL, hs) + " | – / " + fmtACPLInterval(nn.ACPL, ns) + " | 2 of 2"
 	if got := row(0); got != want0 {
 		t.Errorf("row 0:\n%s\nwant\n%s", got, want0)
 	}
@@ -193,6 +199,10 @@ func TestWriteReproduction(t *testing.T) {
 		"![NN vs heuristic: ACPL vs time per move](img/reproduction/exp1-faithful-start-acpl-vs-time.png)",
 		"![NN vs heuristic: nodes vs time per move](img/reproduction/exp1-time-example-nodes-vs-time.png)",
 		"Stockfish 15.1 at depth 4",
+		"## Method",
+		"| exp2 | 1 s | 22,783 | 15,700 | 0.69 | 507 | 507 nodes |",
+		"| exp1-reference | 1 s | 22,496 | 15,500 | 0.69 | 13 | depth 1 |",
+		"Games played and wall time (each run's start to its last summary, summed): faithful 2 games in ",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("reproduction.md lacks %q", want)
@@ -221,5 +231,35 @@ func TestThesisData(t *testing.T) {
 		if n != games[e.ID] {
 			t.Errorf("%s: %d games in the table, want %d", e.ID, n, games[e.ID])
 		}
+	}
+}
+
+// Medians and the game-clustered ACPL interval from hand-made moves.
+func TestStatsOf(t *testing.T) {
+	cpl := func(v float64) *float64 { return &v }
+	var moves []Move
+	for i, g := range []struct {
+		game int
+		cpl  float64
+	}{{1, 10}, {1, 20}, {2, 50}, {3, 0}, {3, 0}, {3, 30}} {
+		moves = append(moves, Move{Game: g.game, Engine: "A", Nodes: int64(100 * (i + 1)), CPL: cpl(g.cpl)})
+		moves = append(moves, Move{Game: g.game, Engine: "B", Nodes: 7})
+	}
+	s := &setting{runs: []*Run{{Moves: moves}}}
+	a := statsOf(s, "A")
+	// Games (30 cp, 2 moves), (50, 1), (30, 3): ACPL 110/6; the residuals
+	// -6.67, 31.67, -25 give sqrt(3/2 * 1672.2)/6 * 1.96 = 16.36.
+	if a.medianNodes != 350 || math.Abs(a.acplHalf-16.36) > 0.01 {
+		t.Errorf("A: median %v (want 350), half-width %.3f (want 16.36)", a.medianNodes, a.acplHalf)
+	}
+	if got := fmtACPLInterval(cpl(18.33), a); got != "18 ± 16" {
+		t.Errorf("formatted %q", got)
+	}
+	b := statsOf(s, "B")
+	if b.medianNodes != 7 || !math.IsNaN(b.acplHalf) || fmtACPLInterval(nil, b) != "–" {
+		t.Errorf("B (not judged): %+v", b)
+	}
+	if got := fmtNodes(10.6, b); got != "11 (median 7)" {
+		t.Errorf("nodes %q", got)
 	}
 }
