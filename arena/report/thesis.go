@@ -573,6 +573,7 @@ func explain(v *variant) []string {
 	} else {
 		notes = append(notes, fmt.Sprintf("Openings: %d distinct games in %d. The thesis played every game from the start position, so these numbers differ from its in the positions played as well as in the engines.", distinct, games))
 	}
+	notes = append(notes, colourRecordOf(v).note())
 	if v.kind == kindCompute {
 		notes = append(notes, "Node budgets: each row's limits are the thesis's nodes per move (the heuristic's converted to nodes counted once; see Method), so the time per move is what those nodes cost here, not the thesis's.")
 	}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -154,7 +155,7 @@ func TestDistinctGames(t *testing.T) {
 
 func TestExplainNodeRate(t *testing.T) {
 	v := &variant{exp: &Thesis[0], settings: []*setting{{
-		moveTime: time.Second, runs: []*Run{{Dir: "x", Config: "engines:\n  - {engine: nn, options: {model: m.pt}}\n"}},
+		moveTime: time.Second, runs: []*Run{{Dir: "x", Summary: &arena.Summary{}, Config: "engines:\n  - {engine: nn, options: {model: m.pt}}\n"}},
 		heur:     arena.EngineSummary{Games: 2, AvgTime: 1.01, NPS: 1e6, AvgDepth: 9.5},
 		distinct: 2,
 	}}}
@@ -261,5 +262,42 @@ func TestStatsOf(t *testing.T) {
 	}
 	if got := fmtNodes(10.6, b); got != "11 (median 7)" {
 		t.Errorf("nodes %q", got)
+	}
+}
+
+// The heuristic engine's wins by colour and the games' ends, from the
+// fixture's summaries.
+func TestColourRecord(t *testing.T) {
+	rs := loadRuns(t, "thesis-exp1")
+	variants, _ := classify(rs)
+	c := colourRecordOf(variants[0])
+	var white, black, ww, bw, n int
+	for _, r := range rs {
+		for _, g := range r.Summary.Games {
+			n++
+			switch {
+			case g.White == "Heuristic":
+				white++
+				if g.Result == "1-0" {
+					ww++
+				}
+			case g.Black == "Heuristic":
+				black++
+				if g.Result == "0-1" {
+					bw++
+				}
+			}
+		}
+	}
+	if c.whiteGames != white || c.blackGames != black || c.whiteWins != ww || c.blackWins != bw || white+black != n || n == 0 {
+		t.Errorf("record %+v, want %d/%d as White, %d/%d as Black of %d games", c, ww, white, bw, black, n)
+	}
+	ends := 0
+	for _, k := range c.ends {
+		ends += k
+	}
+	note := c.note()
+	if ends != n || !strings.Contains(note, fmt.Sprintf("Ours won %d of %d games as White and %d of %d as Black.", ww, white, bw, black)) {
+		t.Errorf("%d ends of %d games; note %q", ends, n, note)
 	}
 }
