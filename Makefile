@@ -74,7 +74,7 @@ define thesis-sets
 		[ -d $(THESIS_RESULTS)/$$s ] && echo $(THESIS_RESULTS)/$$s; done)
 endef
 
-# reproduce-fast: the compute-matched reproduction (about 25 min on 2 cores from nothing).
+# reproduce-fast: the compute-matched reproduction (about 25 min on 2 cores from nothing, 2 games at a time).
 reproduce-fast: build stockfish
 	$(call thesis-sets,$(THESIS_FAST_SETS))
 
