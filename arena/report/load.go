@@ -42,6 +42,8 @@ type Run struct {
 	Sweep *SweepDir
 	// Setting is the run's entry in Sweep.Summary.Settings.
 	Setting arena.SweepSetting
+	// Rejudges are the run's games judged again (RejudgePattern).
+	Rejudges []*Rejudge
 }
 
 // SweepDir is a sweep's parent directory and its sweep.json.
@@ -194,6 +196,9 @@ func LoadRun(dir string) (*Run, error) {
 	}
 	if st, err := os.Stat(filepath.Join(dir, arena.PGNFile)); err == nil && st.Size() > 0 {
 		r.PGN = filepath.Join(dir, arena.PGNFile)
+	}
+	if r.Rejudges, err = loadRejudges(dir); err != nil {
+		return nil, err
 	}
 	return r, nil
 }

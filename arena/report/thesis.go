@@ -436,6 +436,8 @@ func comparisonTable(v *variant) *Table {
 	for i, h := range header {
 		header[i] = strings.ReplaceAll(h, "Opp", v.exp.Label)
 	}
+	extraHeader, extraCells := rejudgeColumns(v)
+	header = append(header, extraHeader...)
 	t := &Table{Header: header, Right: rightFrom(1, len(header))}
 	var times []time.Duration
 	for _, r := range v.exp.Rows {
@@ -494,6 +496,9 @@ func comparisonTable(v *variant) *Table {
 			cell(th(func(r *ThesisRow) string { return optFloat(r.OppACPL, 0) }), us(func(s *setting) string { return fmtACPLInterval(s.opp.ACPL, statsOf(s, s.opp.Name)) })),
 			Cell{Text: us(func(s *setting) string { return fmt.Sprintf("%d of %d", s.distinct, s.heur.Games) })},
 		)
+		for _, c := range extraCells(s) {
+			row = append(row, Cell{Text: c})
+		}
 		t.Rows = append(t.Rows, row)
 	}
 	return t
@@ -574,6 +579,9 @@ func explain(v *variant) []string {
 		notes = append(notes, fmt.Sprintf("Openings: %d distinct games in %d. The thesis played every game from the start position, so these numbers differ from its in the positions played as well as in the engines.", distinct, games))
 	}
 	notes = append(notes, colourRecordOf(v).note())
+	if n := judgeNote(v); n != "" {
+		notes = append(notes, n)
+	}
 	if v.kind == kindCompute {
 		notes = append(notes, "Node budgets: each row's limits are the thesis's nodes per move (the heuristic's converted to nodes counted once; see Method), so the time per move is what those nodes cost here, not the thesis's.")
 	}

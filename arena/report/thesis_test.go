@@ -301,3 +301,45 @@ func TestColourRecord(t *testing.T) {
 		t.Errorf("%d ends of %d games; note %q", ends, n, note)
 	}
 }
+
+// A run's re-judging (judge-P.json, as arena analyze --out writes it) adds
+// both engines' ACPL by that judge to the comparison, pooled over games with
+// an interval; a re-judging without protocol is an error naming the file.
+func TestRejudgeColumns(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if err := os.CopyFS(dir, os.DirFS(runs+exp1at50)); err != nil {
+		t.Fatal(err)
+	}
+	// Heuristic: 100 cp in 10 moves and 300 in 10 (ACPL 20); NN: 50 in 5
+	// and 150 in 5 (ACPL 20).
+	report := `{"judge": {"protocol": "thesis", "depth": 12}, "games": [
+		{"white": "Heuristic", "black": "NN", "white_stats": {"moves": 10, "cpl_sum": 100}, "black_stats": {"moves": 5, "cpl_sum": 50}},
+		{"white": "NN", "black": "Heuristic", "white_stats": {"moves": 5, "cpl_sum": 150}, "black_stats": {"moves": 10, "cpl_sum": 300}}]}`
+	if err := os.WriteFile(filepath.Join(dir, "judge-thesis.json"), []byte(report), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	variants, _ := classify(rs)
+	tab := comparisonTable(variants[0])
+	n := len(tab.Header)
+	if tab.Header[n-2] != "Heur ACPL, thesis protocol, depth 12 (ours)" || tab.Header[n-1] != "NN ACPL, thesis protocol, depth 12 (ours)" {
+		t.Fatalf("header %v", tab.Header)
+	}
+	// Residuals -100 and +100 of 20 moves: sqrt(2 * 20000)/20 * 1.96 = 19.6.
+	row := tab.Rows[0]
+	if row[n-2].Text != "20 ± 20" || row[n-1].Text != "20 ± 20" {
+		t.Errorf("re-judged cells %q %q, want 20 ± 20 twice", row[n-2].Text, row[n-1].Text)
+	}
+	if note := strings.Join(explain(variants[0]), "\n"); !strings.Contains(note, "judged again (thesis protocol, depth 12)") {
+		t.Errorf("notes lack the re-judging:\n%s", note)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "judge-x.json"), []byte(`{"games": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "judge-x.json: no judge protocol and depth") {
+		t.Errorf("error %v, want one naming judge-x.json", err)
+	}
+}

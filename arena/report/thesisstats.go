@@ -21,11 +21,10 @@ type moveStats struct {
 // statsOf computes moveStats for the engine named name over the setting's
 // runs.
 func statsOf(s *setting, name string) moveStats {
-	type game struct{ cpl, moves float64 }
 	var nodes []float64
-	var games []game
+	var games []clusterSum
 	for _, r := range s.runs {
-		byGame := map[int]*game{}
+		byGame := map[int]*clusterSum{}
 		for _, m := range r.Moves {
 			if m.Engine != name {
 				continue
@@ -36,34 +35,48 @@ func statsOf(s *setting, name string) moveStats {
 			}
 			g := byGame[m.Game]
 			if g == nil {
-				g = &game{}
+				g = &clusterSum{}
 				byGame[m.Game] = g
 			}
-			g.cpl += *m.CPL
-			g.moves++
+			g.sum += *m.CPL
+			g.n++
 		}
 		for _, g := range byGame {
 			games = append(games, *g)
 		}
 	}
-	st := moveStats{medianNodes: median(nodes), acplHalf: math.NaN()}
-	n := float64(len(games))
-	if n < 2 {
-		return st
+	_, half := ratioInterval(games)
+	return moveStats{medianNodes: median(nodes), acplHalf: half}
+}
+
+// clusterSum is one game's centipawn losses of an engine and its judged
+// moves.
+type clusterSum struct{ sum, n float64 }
+
+// ratioInterval is the pooled ratio sum/n over the clusters and the
+// half-width of its 95% interval by the delta method with clusters as the
+// units: NaN ratio without judged moves, NaN half-width with fewer than 2
+// clusters.
+func ratioInterval(cs []clusterSum) (ratio, half float64) {
+	var sum, n float64
+	for _, c := range cs {
+		sum += c.sum
+		n += c.n
 	}
-	var sc, sm float64
-	for _, g := range games {
-		sc += g.cpl
-		sm += g.moves
+	if n == 0 {
+		return math.NaN(), math.NaN()
 	}
-	ratio := sc / sm
+	ratio = sum / n
+	k := float64(len(cs))
+	if k < 2 {
+		return ratio, math.NaN()
+	}
 	var ss float64
-	for _, g := range games {
-		d := g.cpl - ratio*g.moves
+	for _, c := range cs {
+		d := c.sum - ratio*c.n
 		ss += d * d
 	}
-	st.acplHalf = 1.96 * math.Sqrt(n/(n-1)*ss) / sm
-	return st
+	return ratio, 1.96 * math.Sqrt(k/(k-1)*ss) / n
 }
 
 func median(xs []float64) float64 {
