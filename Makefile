@@ -59,6 +59,9 @@ REPRODUCTION ?= docs/reproduction.md
 THESIS_FAST_SETS ?= compute
 THESIS_SETS ?= compute compute-more faithful time
 RUN_FLAGS ?=
+# reproduce judges every run's games again with this protocol (the games' own judge uses the
+# other), into RUN/judge-PROTOCOL.json, at the run's judge depth; empty: no re-judging.
+REJUDGE_PROTOCOL ?= position
 
 # thesis-sets runs every config of the sets $(1) into $(THESIS_RESULTS)/SET/NAME, resuming a
 # directory that holds a run (committed or interrupted; a finished one plays nothing more),
@@ -78,9 +81,19 @@ endef
 reproduce-fast: build stockfish
 	$(call thesis-sets,$(THESIS_FAST_SETS))
 
-# reproduce: all four sets (hours: see docs/reproduction.md); re-running resumes.
+# reproduce: all four sets (hours: see docs/report.md); re-running resumes and re-judges
+# only what is not judged again yet.
 reproduce: build stockfish
 	$(call thesis-sets,$(THESIS_SETS))
+	@set -e; [ -z "$(REJUDGE_PROTOCOL)" ] || for s in $(THESIS_SETS); do \
+		for r in $$(ls -d $(THESIS_RESULTS)/$$s/*/summary.json $(THESIS_RESULTS)/$$s/*/*/summary.json 2>/dev/null); do \
+		r=$$(dirname $$r); j=$$r/judge-$(REJUDGE_PROTOCOL).json; [ -f $$j ] && continue; \
+		dep=$$(grep -o '"depth": *[0-9]*' $$r/summary.json | head -1 | grep -o '[0-9]*$$'); \
+		./$(BIN) analyze $$r --protocol $(REJUDGE_PROTOCOL) --depth $$dep --workers 2 --out $$j.tmp > /dev/null; \
+		mv $$j.tmp $$j; \
+	done; done
+	./$(BIN) report --thesis $(REPRODUCTION) $$(for s in $(THESIS_SETS); do \
+		[ -d $(THESIS_RESULTS)/$$s ] && echo $(THESIS_RESULTS)/$$s; done)
 
 # The shipped nets (docs/models.md): labelled data, the supervised and self-play nets, the
 # held-out test set, and the ACPL of the network engines. Data goes to data/ (ignored by git).
