@@ -58,22 +58,26 @@ REPRODUCTION ?= docs/reproduction.md
 # reproduce-fast's; reproduce runs them all. RUN_FLAGS are added to every arena run.
 THESIS_FAST_SETS ?= compute
 THESIS_SETS ?= compute compute-more faithful time
+# The comparison always covers every set present under $(THESIS_RESULTS).
+THESIS_ALL_SETS ?= compute compute-more faithful time
 RUN_FLAGS ?=
+# THESIS_ONLY picks configs of the sets by name (shell patterns): THESIS_ONLY='exp2-* exp3-*'.
+THESIS_ONLY ?= *
 # reproduce judges every run's games again with this protocol (the games' own judge uses the
 # other), into RUN/judge-PROTOCOL.json, at the run's judge depth; empty: no re-judging.
 REJUDGE_PROTOCOL ?= position
 
 # thesis-sets runs every config of the sets $(1) into $(THESIS_RESULTS)/SET/NAME, resuming a
 # directory that holds a run (committed or interrupted; a finished one plays nothing more),
-# writes each run's report into its directory, then $(REPRODUCTION) from every set present.
+# writes each run's report into its directory, then $(REPRODUCTION) from every set present (not only those run).
 define thesis-sets
-	@set -e; for s in $(1); do for c in configs/thesis/$$s/*.yaml; do \
-		d=$(THESIS_RESULTS)/$$s/$$(basename $$c .yaml); \
+	@set -e; for s in $(1); do for c in $(foreach n,$(THESIS_ONLY),configs/thesis/$$s/$(n).yaml); do \
+		[ -f $$c ] || continue; d=$(THESIS_RESULTS)/$$s/$$(basename $$c .yaml); \
 		if [ -f $$d/sweep.json ] || [ -f $$d/config.yaml ]; then ./$(BIN) run $(RUN_FLAGS) --resume $$d; \
 		else ./$(BIN) run $(RUN_FLAGS) $$c --out $$d; fi; \
 		./$(BIN) report $$d; \
 	done; done
-	./$(BIN) report --thesis $(REPRODUCTION) $$(for s in $(THESIS_SETS); do \
+	./$(BIN) report --thesis $(REPRODUCTION) $$(for s in $(THESIS_ALL_SETS); do \
 		[ -d $(THESIS_RESULTS)/$$s ] && echo $(THESIS_RESULTS)/$$s; done)
 endef
 
@@ -92,7 +96,7 @@ reproduce: build stockfish
 		./$(BIN) analyze $$r --protocol $(REJUDGE_PROTOCOL) --depth $$dep --workers 2 --out $$j.tmp > /dev/null; \
 		mv $$j.tmp $$j; \
 	done; done
-	./$(BIN) report --thesis $(REPRODUCTION) $$(for s in $(THESIS_SETS); do \
+	./$(BIN) report --thesis $(REPRODUCTION) $$(for s in $(THESIS_ALL_SETS); do \
 		[ -d $(THESIS_RESULTS)/$$s ] && echo $(THESIS_RESULTS)/$$s; done)
 
 # The shipped nets (docs/models.md): labelled data, the supervised and self-play nets, the
