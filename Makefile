@@ -2,7 +2,7 @@ GO ?= go
 BIN := bin/arena
 STOCKFISH := $(shell command -v stockfish 2>/dev/null || ls /usr/games/stockfish 2>/dev/null)
 
-.PHONY: build test bench run stockfish fmt clean report-check reproduce nets-data nets-supervised nets-selfplay nets-heldout nets-acpl
+.PHONY: build test bench run stockfish fmt clean report-check reproduce reproduce-fast nets-data nets-supervised nets-selfplay nets-heldout nets-acpl
 
 build:
 	$(GO) build -o $(BIN) ./cmd/arena
@@ -52,19 +52,52 @@ report-check: build
 	if [ -n "$$urls" ]; then echo "report.html requested:"; echo "$$urls"; exit 1; fi
 	@echo "report.html opened offline and requested nothing; look at $(REPORT_CHECK)/report.png"
 
-THESIS_CONFIGS ?= $(wildcard configs/thesis/*.yaml)
 THESIS_RESULTS ?= results/thesis
 REPRODUCTION ?= docs/reproduction.md
+# The reproduction's config sets (configs/thesis/SET/*.yaml, docs/reproduction.md): compute is
+# reproduce-fast's; reproduce runs them all. RUN_FLAGS are added to every arena run.
+THESIS_FAST_SETS ?= compute
+THESIS_SETS ?= compute compute-more faithful time
+# The comparison always covers every set present under $(THESIS_RESULTS).
+THESIS_ALL_SETS ?= compute compute-more faithful time
+RUN_FLAGS ?=
+# THESIS_ONLY picks configs of the sets by name (shell patterns): THESIS_ONLY='exp2-* exp3-*'.
+THESIS_ONLY ?= *
+# reproduce judges every run's games again with this protocol (the games' own judge uses the
+# other), into RUN/judge-PROTOCOL.json, at the run's judge depth; empty: no re-judging.
+REJUDGE_PROTOCOL ?= position
 
-# reproduce: the thesis's experiments (up to ~10 h on 2 cores), each sweep's report in its
-# directory, then $(REPRODUCTION) next to THESIS.md 1.6. Re-running resumes or skips finished sweeps.
-reproduce: build stockfish
-	@set -e; for c in $(THESIS_CONFIGS); do \
-		d=$(THESIS_RESULTS)/$$(basename $$c .yaml); \
-		if [ -f $$d/sweep.json ]; then ./$(BIN) run --resume $$d; else ./$(BIN) run $$c --out $$d; fi; \
+# thesis-sets runs every config of the sets $(1) into $(THESIS_RESULTS)/SET/NAME, resuming a
+# directory that holds a run (committed or interrupted; a finished one plays nothing more),
+# writes each run's report into its directory, then $(REPRODUCTION) from every set present (not only those run).
+define thesis-sets
+	@set -e; for s in $(1); do for c in $(foreach n,$(THESIS_ONLY),configs/thesis/$$s/$(n).yaml); do \
+		[ -f $$c ] || continue; d=$(THESIS_RESULTS)/$$s/$$(basename $$c .yaml); \
+		if [ -f $$d/sweep.json ] || [ -f $$d/config.yaml ]; then ./$(BIN) run $(RUN_FLAGS) --resume $$d; \
+		else ./$(BIN) run $(RUN_FLAGS) $$c --out $$d; fi; \
 		./$(BIN) report $$d; \
-	done
-	./$(BIN) report --thesis $(REPRODUCTION) $(THESIS_RESULTS)
+	done; done
+	./$(BIN) report --thesis $(REPRODUCTION) $$(for s in $(THESIS_ALL_SETS); do \
+		[ -d $(THESIS_RESULTS)/$$s ] && echo $(THESIS_RESULTS)/$$s; done)
+endef
+
+# reproduce-fast: the compute-matched reproduction (about 25 min on 2 cores from nothing, 2 games at a time).
+reproduce-fast: build stockfish
+	$(call thesis-sets,$(THESIS_FAST_SETS))
+
+# reproduce: all four sets (hours: see docs/report.md); re-running resumes and re-judges
+# only what is not judged again yet.
+reproduce: build stockfish
+	$(call thesis-sets,$(THESIS_SETS))
+	@set -e; [ -z "$(REJUDGE_PROTOCOL)" ] || for s in $(THESIS_SETS); do \
+		for r in $$(ls -d $(THESIS_RESULTS)/$$s/*/summary.json $(THESIS_RESULTS)/$$s/*/*/summary.json 2>/dev/null); do \
+		r=$$(dirname $$r); j=$$r/judge-$(REJUDGE_PROTOCOL).json; [ -f $$j ] && continue; \
+		dep=$$(grep -o '"depth": *[0-9]*' $$r/summary.json | head -1 | grep -o '[0-9]*$$'); \
+		./$(BIN) analyze $$r --protocol $(REJUDGE_PROTOCOL) --depth $$dep --workers 2 --out $$j.tmp > /dev/null; \
+		mv $$j.tmp $$j; \
+	done; done
+	./$(BIN) report --thesis $(REPRODUCTION) $$(for s in $(THESIS_ALL_SETS); do \
+		[ -d $(THESIS_RESULTS)/$$s ] && echo $(THESIS_RESULTS)/$$s; done)
 
 # The shipped nets (docs/models.md): labelled data, the supervised and self-play nets, the
 # held-out test set, and the ACPL of the network engines. Data goes to data/ (ignored by git).

@@ -42,6 +42,8 @@ type Run struct {
 	Sweep *SweepDir
 	// Setting is the run's entry in Sweep.Summary.Settings.
 	Setting arena.SweepSetting
+	// Rejudges are the run's games judged again (RejudgePattern).
+	Rejudges []*Rejudge
 }
 
 // SweepDir is a sweep's parent directory and its sweep.json.
@@ -195,6 +197,9 @@ func LoadRun(dir string) (*Run, error) {
 	if st, err := os.Stat(filepath.Join(dir, arena.PGNFile)); err == nil && st.Size() > 0 {
 		r.PGN = filepath.Join(dir, arena.PGNFile)
 	}
+	if r.Rejudges, err = loadRejudges(dir); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -294,6 +299,17 @@ func MoveTime(e arena.EngineSummary) (d time.Duration, ok bool) {
 		if v, found := strings.CutPrefix(strings.TrimSpace(part), "movetime "); found {
 			d, err := arena.ParseDuration(v)
 			return d, err == nil
+		}
+	}
+	return 0, false
+}
+
+// NodeLimit is the engine's node limit, from its limits in summary.json.
+func NodeLimit(e arena.EngineSummary) (int64, bool) {
+	for part := range strings.SplitSeq(e.Limits, ",") {
+		if v, found := strings.CutPrefix(strings.TrimSpace(part), "nodes "); found {
+			n, err := strconv.ParseInt(v, 10, 64)
+			return n, err == nil
 		}
 	}
 	return 0, false

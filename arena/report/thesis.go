@@ -11,79 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"gonum.org/v1/plot/plotter"
 	"gopkg.in/yaml.v3"
 
 	"arena/arena"
 )
-
-// ThesisExperiment is one of the thesis's experiments as its section 1.6
-// reports it (THESIS.md): the built-in heuristic engine against a network
-// engine at a series of times per move.
-type ThesisExperiment struct {
-	ID       string // "exp1": also the prefix of the configs in configs/thesis
-	Title    string
-	Opponent string // the built-in engine playing the thesis's network engine: nn, mcts, supervised
-	Label    string // the thesis's name for that engine
-	MaxMoves int    // plies
-	Rows     []ThesisRow
-	Remarks  []string // what the thesis says beside the table
-}
-
-// ThesisRow is one time-per-move setting of a thesis table. Zero floats
-// and nil pointers are numbers the thesis does not give.
-type ThesisRow struct {
-	MoveTime  time.Duration
-	Games     int
-	HeurWins  int
-	OppWins   *int
-	HeurTime  float64 // s per move
-	OppTime   float64
-	HeurNodes float64 // per move
-	OppNodes  float64
-	HeurACPL  float64
-	OppACPL   float64
-}
-
-func intp(v int) *int { return &v }
-
-// Thesis holds THESIS.md 1.6. Experiment 1's table gives no time per move;
-// its heuristic engine's mean times (1.25 ... 15.24 s) put the settings at
-// 1, 3, 5, 10 and 15 s, the series of the issue.
-var Thesis = []ThesisExperiment{
-	{
-		ID: "exp1", Title: "Experiment 1: 1-ply NN (self-play net) vs heuristic", Opponent: "nn", Label: "NN", MaxMoves: 180,
-		Rows: []ThesisRow{
-			{MoveTime: 1 * time.Second, Games: 4, HeurWins: 2, OppWins: intp(0), HeurTime: 1.25, OppTime: 0.01, HeurNodes: 26763, OppNodes: 10, HeurACPL: 156, OppACPL: 159},
-			{MoveTime: 3 * time.Second, Games: 4, HeurWins: 0, OppWins: intp(0), HeurTime: 3.48, OppTime: 0.01, HeurNodes: 71520, OppNodes: 10, HeurACPL: 148, OppACPL: 132},
-			{MoveTime: 5 * time.Second, Games: 4, HeurWins: 2, OppWins: intp(0), HeurTime: 5.22, OppTime: 0.01, HeurNodes: 99628, OppNodes: 13, HeurACPL: 107, OppACPL: 91},
-			{MoveTime: 10 * time.Second, Games: 2, HeurWins: 1, OppWins: intp(0), HeurTime: 10.16, OppTime: 0.01, HeurNodes: 221884, OppNodes: 13, HeurACPL: 79, OppACPL: 91},
-			{MoveTime: 15 * time.Second, Games: 2, HeurWins: 1, OppWins: intp(0), HeurTime: 15.24, OppTime: 0.01, HeurNodes: 288282, OppNodes: 16, HeurACPL: 70, OppACPL: 78},
-		},
-		Remarks: []string{
-			"The NN never won; it used 0.01 s per move; RAM 850-882 MB for both engines (the arena's own process).",
-			"Reference match at 1 s per move, 6 games, 100 max moves: NN 0 wins, 0.03 s, 13 nodes, ACPL 121; heuristic 3 wins, 1.32 s, 22,496 nodes, ACPL 117.",
-		},
-	},
-	{
-		ID: "exp2", Title: "Experiment 2: MCTS-NN vs heuristic", Opponent: "mcts", Label: "MCTS-NN", MaxMoves: 100,
-		Rows: []ThesisRow{
-			{MoveTime: 1 * time.Second, Games: 6, HeurWins: 3, HeurNodes: 22783, OppNodes: 507, HeurACPL: 108, OppACPL: 134},
-			{MoveTime: 3 * time.Second, Games: 4, HeurWins: 2, HeurNodes: 65687, OppNodes: 1623, HeurACPL: 121, OppACPL: 155},
-			{MoveTime: 5 * time.Second, Games: 2, HeurWins: 1, HeurNodes: 123767, OppNodes: 3110, HeurACPL: 81, OppACPL: 105},
-		},
-	},
-	{
-		ID: "exp3", Title: "Experiment 3: SL net (2-ply alpha-beta) vs heuristic", Opponent: "supervised", Label: "SL", MaxMoves: 100,
-		Rows: []ThesisRow{
-			{MoveTime: 1 * time.Second, Games: 6, HeurWins: 3, HeurNodes: 30056, OppNodes: 150, HeurACPL: 146, OppACPL: 161},
-			{MoveTime: 2 * time.Second, Games: 4, HeurWins: 2, HeurNodes: 46785, OppNodes: 149, HeurACPL: 149, OppACPL: 167},
-			{MoveTime: 3 * time.Second, Games: 2, HeurWins: 1, HeurNodes: 96780, OppNodes: 161, HeurACPL: 72, OppACPL: 129},
-			{MoveTime: 5 * time.Second, Games: 2, HeurWins: 1, HeurNodes: 111440, OppNodes: 203, HeurACPL: 132, OppACPL: 147},
-		},
-		Remarks: []string{"The SL engine used 0.23-0.37 s per move whatever the limit."},
-	},
-}
 
 // HeuristicEngine is the built-in engine the thesis's experiments all use.
 const HeuristicEngine = "heuristic"
@@ -93,7 +24,7 @@ const HeuristicEngine = "heuristic"
 var ReproductionPlotsDir = filepath.Join("img", "reproduction")
 
 // setting is our side of one row: the runs of an experiment at one time
-// per move, pooled.
+// per move (or at the node budgets of that row), pooled.
 type setting struct {
 	moveTime  time.Duration
 	runs      []*Run
@@ -101,23 +32,39 @@ type setting struct {
 	distinct  int                 // distinct games (by their moves)
 }
 
-// variant is an experiment's runs from one kind of start: the standard
-// position (Book "") or an opening book.
+// The kinds of reproduction (docs/reproduction.md): how a run's limits and
+// start position relate to the thesis's.
+const (
+	kindFaithful = "faithful" // the thesis's seconds per move from the start position
+	kindCompute  = "compute"  // the rows' node budgets (ThesisRow.HeurBudget)
+	kindTime     = "time"     // the thesis's seconds per move from a book
+)
+
+var kindOrder = []string{kindFaithful, kindCompute, kindTime}
+
+// variant is an experiment's runs of one kind from one kind of start: the
+// standard position (Book "") or an opening book.
 type variant struct {
 	exp      *ThesisExperiment
+	kind     string
 	book     string
 	settings []*setting
 }
 
 // classify files each run under its experiment and variant: a run of two
 // engines, the built-in heuristic and the experiment's opponent, whose
-// heuristic engine has a movetime. Other runs are returned as unused.
+// heuristic engine has a movetime or one of the experiment's node budgets.
+// Other runs are returned as unused.
 func classify(runs []*Run) (variants []*variant, unused []*Run) {
 	byKey := map[string]*variant{}
 	for _, r := range runs {
 		exp, heur, opp := experimentOf(r)
-		d, ok := MoveTime(heur)
-		if exp == nil || !ok {
+		if exp == nil {
+			unused = append(unused, r)
+			continue
+		}
+		d, kind, ok := rowOf(exp, heur, r.Summary.Openings != "")
+		if !ok {
 			unused = append(unused, r)
 			continue
 		}
@@ -125,10 +72,10 @@ func classify(runs []*Run) (variants []*variant, unused []*Run) {
 		if r.Summary.Openings == "" {
 			book = ""
 		}
-		key := exp.ID + "\x00" + book
+		key := exp.ID + "\x00" + kind + "\x00" + book
 		v := byKey[key]
 		if v == nil {
-			v = &variant{exp: exp, book: book}
+			v = &variant{exp: exp, kind: kind, book: book}
 			byKey[key] = v
 			variants = append(variants, v)
 		}
@@ -154,31 +101,67 @@ func classify(runs []*Run) (variants []*variant, unused []*Run) {
 		return slices.IndexFunc(Thesis, func(e ThesisExperiment) bool { return e.ID == id })
 	}
 	sort.SliceStable(variants, func(a, b int) bool {
-		if ia, ib := expIndex(variants[a].exp.ID), expIndex(variants[b].exp.ID); ia != ib {
+		va, vb := variants[a], variants[b]
+		if ia, ib := expIndex(va.exp.ID), expIndex(vb.exp.ID); ia != ib {
 			return ia < ib
 		}
-		return variants[a].book < variants[b].book
+		if ka, kb := slices.Index(kindOrder, va.kind), slices.Index(kindOrder, vb.kind); ka != kb {
+			return ka < kb
+		}
+		return va.book < vb.book
 	})
 	return variants, unused
 }
 
+// rowOf places a run's heuristic engine at a row of the experiment: its
+// movetime (faithful from the start position, time-matched from a book), or
+// the row whose node budget it has (compute-matched).
+func rowOf(exp *ThesisExperiment, heur arena.EngineSummary, book bool) (time.Duration, string, bool) {
+	if d, ok := MoveTime(heur); ok {
+		if book {
+			return d, kindTime, true
+		}
+		return d, kindFaithful, true
+	}
+	n, ok := NodeLimit(heur)
+	if !ok {
+		return 0, "", false
+	}
+	for _, r := range exp.Rows {
+		if r.HeurBudget == n {
+			return r.MoveTime, kindCompute, true
+		}
+	}
+	return 0, "", false
+}
+
 // experimentOf finds the thesis experiment a run belongs to and its two
-// engines; nil when it is none of them.
+// engines; nil when it is none of them. Of the experiments against the
+// same engine (experiment 1 and its reference match) the one with the
+// run's move limit wins, else the first.
 func experimentOf(r *Run) (*ThesisExperiment, arena.EngineSummary, arena.EngineSummary) {
 	es := r.Summary.Engines
 	if len(es) != 2 {
 		return nil, arena.EngineSummary{}, arena.EngineSummary{}
 	}
+	var found *ThesisExperiment
+	var heur, opp arena.EngineSummary
 	for i := range Thesis {
 		exp := &Thesis[i]
+		var h, o arena.EngineSummary
 		switch {
 		case es[0].Engine == HeuristicEngine && es[1].Engine == exp.Opponent:
-			return exp, es[0], es[1]
+			h, o = es[0], es[1]
 		case es[1].Engine == HeuristicEngine && es[0].Engine == exp.Opponent:
-			return exp, es[1], es[0]
+			h, o = es[1], es[0]
+		default:
+			continue
+		}
+		if found == nil || (exp.MaxMoves == r.Summary.MaxMoves && found.MaxMoves != r.Summary.MaxMoves) {
+			found, heur, opp = exp, h, o
 		}
 	}
-	return nil, arena.EngineSummary{}, arena.EngineSummary{}
+	return found, heur, opp
 }
 
 // pool merges b into a: counts add, per-move means are weighted by moves,
@@ -258,23 +241,24 @@ func Reproduction(runs []*Run, dir, plots string) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("# Reproduction of the thesis's experiments\n\n")
 	fmt.Fprintf(&b, "Generated by `arena report --thesis` from %d runs; the thesis's numbers are THESIS.md section 1.6. ", len(runs))
-	b.WriteString("Each cell reads **thesis / ours**; `–` where a side has no number. Times are seconds per move, nodes per move, ACPL the mean centipawn loss judged by Stockfish (the thesis's at depth 12; ours at the depth given at the end).\n\n")
+	b.WriteString("Each cell reads **thesis / ours**; `–` where a side has no number. Times are seconds per move, nodes per move (ours: mean and median), ACPL the mean centipawn loss judged by Stockfish at the depth each experiment states (ours: with its 95% interval, games as clusters).\n\n")
 	var wall time.Duration
 	for _, r := range runs {
 		wall += r.Summary.Updated.Sub(r.Summary.Started)
 	}
 	fmt.Fprintf(&b, "Wall time of the runs (sum of each run's start to its last summary): %s.\n\n", wall.Round(time.Second))
+	writeMethod(&b, runs)
 	if len(unused) > 0 {
 		names := make([]string, len(unused))
 		for i, r := range unused {
 			names[i] = "`" + r.Dir + "`"
 		}
-		fmt.Fprintf(&b, "Not part of a thesis experiment (not the heuristic engine against nn, mcts or supervised at a movetime): %s.\n\n", strings.Join(names, ", "))
+		fmt.Fprintf(&b, "Not part of a thesis experiment (not the heuristic engine against nn, mcts or supervised at a movetime or one of the node budgets): %s.\n\n", strings.Join(names, ", "))
 	}
 	for i := range Thesis {
 		exp := &Thesis[i]
 		fmt.Fprintf(&b, "## %s\n\n", exp.Title)
-		fmt.Fprintf(&b, "Thesis: heuristic engine against %s, Stockfish depth 12, at most %d plies, every game from the start position.\n\n", exp.Label, exp.MaxMoves)
+		fmt.Fprintf(&b, "Thesis: heuristic engine against %s, Stockfish depth %d, at most %d plies, every game from the start position.\n\n", exp.Label, exp.JudgeDepth, exp.MaxMoves)
 		for _, rm := range exp.Remarks {
 			fmt.Fprintf(&b, "- %s\n", rm)
 		}
@@ -294,14 +278,10 @@ func Reproduction(runs []*Run, dir, plots string) ([]byte, error) {
 			continue
 		}
 		for _, v := range mine {
-			start := "From the start position (as the thesis)"
-			if v.book != "" {
-				start = fmt.Sprintf("From the openings of %s, each played with both colours", v.book)
-			}
-			fmt.Fprintf(&b, "### %s\n\n", start)
+			fmt.Fprintf(&b, "### %s\n\n", variantTitle(v))
 			writeMarkdownTable(&b, comparisonTable(v))
 			b.WriteString("\n")
-			prefix := exp.ID + "-" + strings.TrimSuffix(orDefault(v.book, "start"), filepath.Ext(v.book)) + "-"
+			prefix := exp.ID + "-" + v.kind + "-" + strings.TrimSuffix(orDefault(v.book, "start"), filepath.Ext(v.book)) + "-"
 			for _, f := range comparisonFigures(prefix, v) {
 				rf, err := f.render(plots)
 				if err != nil {
@@ -322,6 +302,21 @@ func Reproduction(runs []*Run, dir, plots string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// variantTitle names the kind of reproduction and where its games start.
+func variantTitle(v *variant) string {
+	start := "from the start position (as the thesis)"
+	if v.book != "" {
+		start = fmt.Sprintf("from the openings of %s, each played with both colours", v.book)
+	}
+	switch v.kind {
+	case kindCompute:
+		return "Compute-matched (the thesis's nodes per move as node budgets), " + start
+	case kindTime:
+		return "Time-matched (the thesis's seconds per move), " + start
+	}
+	return "Faithful (the thesis's seconds per move), " + start
+}
+
 var comparisonHeader = []string{"Time/move", "Games", "Heur wins", "Opp wins", "Draws", "Heur time (s)", "Opp time (s)",
 	"Heur nodes", "Opp nodes", "Heur ACPL", "Opp ACPL", "Distinct games (ours)"}
 
@@ -331,6 +326,8 @@ func comparisonTable(v *variant) *Table {
 	for i, h := range header {
 		header[i] = strings.ReplaceAll(h, "Opp", v.exp.Label)
 	}
+	extraHeader, extraCells := rejudgeColumns(v)
+	header = append(header, extraHeader...)
 	t := &Table{Header: header, Right: rightFrom(1, len(header))}
 	var times []time.Duration
 	for _, r := range v.exp.Rows {
@@ -366,7 +363,11 @@ func comparisonTable(v *variant) *Table {
 			}
 			return f(s)
 		}
-		row := []Cell{{Text: fmtSeconds(d)}}
+		label := fmtSeconds(d)
+		if v.kind == kindCompute && tr != nil {
+			label += fmt.Sprintf(" (%s nodes)", thousands(float64(tr.HeurBudget)))
+		}
+		row := []Cell{{Text: label}}
 		row = append(row,
 			cell(th(func(r *ThesisRow) string { return fmt.Sprint(r.Games) }), us(func(s *setting) string { return fmt.Sprint(s.heur.Games) })),
 			cell(th(func(r *ThesisRow) string { return fmt.Sprint(r.HeurWins) }), us(func(s *setting) string { return fmt.Sprint(s.heur.Wins) })),
@@ -379,75 +380,18 @@ func comparisonTable(v *variant) *Table {
 			}), us(func(s *setting) string { return fmt.Sprint(s.heur.Draws) })),
 			cell(th(func(r *ThesisRow) string { return optFloat(r.HeurTime, 2) }), us(func(s *setting) string { return fmt.Sprintf("%.2f", s.heur.AvgTime) })),
 			cell(th(func(r *ThesisRow) string { return optFloat(r.OppTime, 2) }), us(func(s *setting) string { return fmt.Sprintf("%.2f", s.opp.AvgTime) })),
-			cell(th(func(r *ThesisRow) string { return thousands(r.HeurNodes) }), us(func(s *setting) string { return thousands(s.heur.AvgNodes) })),
-			cell(th(func(r *ThesisRow) string { return thousands(r.OppNodes) }), us(func(s *setting) string { return thousands(s.opp.AvgNodes) })),
-			cell(th(func(r *ThesisRow) string { return optFloat(r.HeurACPL, 0) }), us(func(s *setting) string { return fmtACPL(s.heur.ACPL) })),
-			cell(th(func(r *ThesisRow) string { return optFloat(r.OppACPL, 0) }), us(func(s *setting) string { return fmtACPL(s.opp.ACPL) })),
+			cell(th(func(r *ThesisRow) string { return thousands(r.HeurNodes) }), us(func(s *setting) string { return fmtNodes(s.heur.AvgNodes, statsOf(s, s.heur.Name)) })),
+			cell(th(func(r *ThesisRow) string { return thousands(r.OppNodes) }), us(func(s *setting) string { return fmtNodes(s.opp.AvgNodes, statsOf(s, s.opp.Name)) })),
+			cell(th(func(r *ThesisRow) string { return optFloat(r.HeurACPL, 0) }), us(func(s *setting) string { return fmtACPLInterval(s.heur.ACPL, statsOf(s, s.heur.Name)) })),
+			cell(th(func(r *ThesisRow) string { return optFloat(r.OppACPL, 0) }), us(func(s *setting) string { return fmtACPLInterval(s.opp.ACPL, statsOf(s, s.opp.Name)) })),
 			Cell{Text: us(func(s *setting) string { return fmt.Sprintf("%d of %d", s.distinct, s.heur.Games) })},
 		)
+		for _, c := range extraCells(s) {
+			row = append(row, Cell{Text: c})
+		}
 		t.Rows = append(t.Rows, row)
 	}
 	return t
-}
-
-// comparisonFigures are the thesis's figures with our lines added: ACPL
-// and nodes against time per move, the thesis's engines and ours.
-func comparisonFigures(prefix string, v *variant) []*Figure {
-	acpl := &Figure{Name: prefix + "acpl-vs-time", Title: v.exp.Label + " vs heuristic: ACPL vs time per move",
-		XLabel: "time per move (s)", YLabel: "ACPL", Caption: "The thesis's numbers (its table) and ours (pooled over our runs at each setting); x: the movetime limit."}
-	nodes := &Figure{Name: prefix + "nodes-vs-time", Title: v.exp.Label + " vs heuristic: nodes vs time per move",
-		XLabel: "time per move (s)", YLabel: "nodes per move", LogY: true, Caption: "Mean nodes per move, log scale; x: the movetime limit."}
-	// The thesis's lines are dashed in the colour of our line of the same
-	// engine.
-	thesisLine := func(name string, color int, y func(ThesisRow) float64) Line {
-		l := Line{Name: name + " (thesis)", Color: color, Dashed: true}
-		for _, r := range v.exp.Rows {
-			l.Points = append(l.Points, plotter.XY{X: r.MoveTime.Seconds(), Y: y(r)})
-		}
-		return l
-	}
-	ourLine := func(name string, color int, y func(*setting) (float64, bool)) Line {
-		l := Line{Name: name + " (ours)", Color: color}
-		for _, s := range v.settings {
-			if val, ok := y(s); ok {
-				l.Points = append(l.Points, plotter.XY{X: s.moveTime.Seconds(), Y: val})
-			}
-		}
-		return l
-	}
-	acplOf := func(e func(*setting) arena.EngineSummary) func(*setting) (float64, bool) {
-		return func(s *setting) (float64, bool) {
-			if a := e(s).ACPL; a != nil {
-				return *a, true
-			}
-			return 0, false
-		}
-	}
-	nodesOf := func(e func(*setting) arena.EngineSummary) func(*setting) (float64, bool) {
-		return func(s *setting) (float64, bool) { return e(s).AvgNodes, e(s).AvgNodes > 0 }
-	}
-	heur := func(s *setting) arena.EngineSummary { return s.heur }
-	opp := func(s *setting) arena.EngineSummary { return s.opp }
-	acpl.Lines = []Line{
-		thesisLine("Heuristic", 0, func(r ThesisRow) float64 { return r.HeurACPL }),
-		thesisLine(v.exp.Label, 1, func(r ThesisRow) float64 { return r.OppACPL }),
-		ourLine("Heuristic", 0, acplOf(heur)),
-		ourLine(v.exp.Label, 1, acplOf(opp)),
-	}
-	nodes.Lines = []Line{
-		thesisLine("Heuristic", 0, func(r ThesisRow) float64 { return r.HeurNodes }),
-		thesisLine(v.exp.Label, 1, func(r ThesisRow) float64 { return r.OppNodes }),
-		ourLine("Heuristic", 0, nodesOf(heur)),
-		ourLine(v.exp.Label, 1, nodesOf(opp)),
-	}
-	var out []*Figure
-	for _, f := range []*Figure{acpl, nodes} {
-		f.Lines = slices.DeleteFunc(f.Lines, func(l Line) bool { return len(l.Points) == 0 })
-		if len(f.Lines) > 0 {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // explain lists the differences between the thesis's table and ours that
@@ -464,9 +408,16 @@ func explain(v *variant) []string {
 	} else {
 		notes = append(notes, fmt.Sprintf("Openings: %d distinct games in %d. The thesis played every game from the start position, so these numbers differ from its in the positions played as well as in the engines.", distinct, games))
 	}
+	notes = append(notes, colourRecordOf(v).note())
+	if n := judgeNote(v); n != "" {
+		notes = append(notes, n)
+	}
+	if v.kind == kindCompute {
+		notes = append(notes, "Node budgets: each row's limits are the thesis's nodes per move (the heuristic's converted to nodes counted once; see Method), so the time per move is what those nodes cost here, not the thesis's.")
+	}
 	for _, s := range v.settings {
 		for _, tr := range v.exp.Rows {
-			if tr.MoveTime != s.moveTime || tr.HeurTime == 0 || s.heur.AvgTime == 0 {
+			if v.kind == kindCompute || tr.MoveTime != s.moveTime || tr.HeurTime == 0 || s.heur.AvgTime == 0 {
 				continue
 			}
 			notes = append(notes, fmt.Sprintf("At %s per move the thesis's heuristic engine searched %s nodes/s (%s nodes in %.2f s), ours %s nodes/s: %s more nodes at the same time per move (mean depth %.1f).",

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,8 +56,13 @@ func TestComparisonTable(t *testing.T) {
 	if h.Name != "Heuristic" || nn.Name != "NN" {
 		t.Fatal("fixture engines changed")
 	}
-	want0 := "0.05 s | – / 2 | – / 0 | – / 0 | – / 2 | – / 0.05 | – / 0.01 | – / " + thousands(h.AvgNodes) + " | – / " + thousands(nn.AvgNodes) +
-		" | – / " + fmtACPL(h.ACPL) + " | – / " + fmtACPL(nn.ACPL) + " | 2 of 2"
+	s0 := variants[0].settings[0]
+	hs, ns := statsOf(s0, h.Name), statsOf(s0, nn.Name)
+	if math.IsNaN(hs.acplHalf) || math.IsNaN(ns.medianNodes) {
+		t.Fatalf("no interval or median from the fixture's 2 judged games: %+v %+v", hs, ns)
+	}
+	want0 := "0.05 s | – / 2 | – / 0 | – / 0 | – / 2 | – / 0.05 | – / 0.01 | – / " + fmtNodes(h.AvgNodes, hs) + " | – / " + fmtNodes(nn.AvgNodes, ns) +
+		" | – / " + fmtACPLInterval(h.ACPL, hs) + " | – / " + fmtACPLInterval(nn.ACPL, ns) + " | 2 of 2"
 	if got := row(0); got != want0 {
 		t.Errorf("row 0:\n%s\nwant\n%s", got, want0)
 	}
@@ -66,7 +73,7 @@ func TestComparisonTable(t *testing.T) {
 		t.Errorf("row 6:\n%s\nwant\n%s", got, want)
 	}
 	// Experiment 2 does not say how often MCTS won, so neither draws.
-	exp2 := comparisonTable(&variant{exp: &Thesis[1]})
+	exp2 := comparisonTable(&variant{exp: &Thesis[2]})
 	var cells []string
 	for _, c := range exp2.Rows[0] {
 		cells = append(cells, c.Text)
@@ -79,8 +86,8 @@ func TestComparisonTable(t *testing.T) {
 func TestComparisonFigures(t *testing.T) {
 	rs := loadRuns(t, "thesis-exp1")
 	variants, _ := classify(rs)
-	figs := comparisonFigures("exp1-start-", variants[0])
-	if len(figs) != 2 || figs[0].Name != "exp1-start-acpl-vs-time" || figs[1].Name != "exp1-start-nodes-vs-time" || !figs[1].LogY {
+	figs := comparisonFigures("exp1-faithful-start-", variants[0])
+	if len(figs) != 2 || figs[0].Name != "exp1-faithful-start-acpl-vs-time" || figs[1].Name != "exp1-faithful-start-nodes-vs-time" || !figs[1].LogY {
 		t.Fatalf("figures %v", figs)
 	}
 	for _, f := range figs {
@@ -148,7 +155,7 @@ func TestDistinctGames(t *testing.T) {
 
 func TestExplainNodeRate(t *testing.T) {
 	v := &variant{exp: &Thesis[0], settings: []*setting{{
-		moveTime: time.Second, runs: []*Run{{Dir: "x", Config: "engines:\n  - {engine: nn, options: {model: m.pt}}\n"}},
+		moveTime: time.Second, runs: []*Run{{Dir: "x", Summary: &arena.Summary{}, Config: "engines:\n  - {engine: nn, options: {model: m.pt}}\n"}},
 		heur:     arena.EngineSummary{Games: 2, AvgTime: 1.01, NPS: 1e6, AvgDepth: 9.5},
 		distinct: 2,
 	}}}
@@ -182,23 +189,27 @@ func TestWriteReproduction(t *testing.T) {
 	}
 	for _, want := range []string{
 		"## Experiment 1: 1-ply NN (self-play net) vs heuristic",
-		"### From the start position (as the thesis)",
-		"### From the openings of example.epd, each played with both colours",
+		"### Faithful (the thesis's seconds per move), from the start position (as the thesis)",
+		"### Time-matched (the thesis's seconds per move), from the openings of example.epd, each played with both colours",
 		"| 1 s | 4 / – | 2 / – | 0 / – | 2 / – | 1.25 / – |",
 		// Experiments without runs still show the thesis's table.
 		"## Experiment 3: SL net (2-ply alpha-beta) vs heuristic",
 		"| 5 s | 2 / – | 1 / – | – / – | – / – | – / – | – / – | 111,440 / – | 203 / – |",
-		"Not part of a thesis experiment (not the heuristic engine against nn, mcts or supervised at a movetime): `testdata/runs/roundrobin-depth`.",
+		"Not part of a thesis experiment (not the heuristic engine against nn, mcts or supervised at a movetime or one of the node budgets): `testdata/runs/roundrobin-depth`.",
 		"Wall time of the runs (sum of each run's start to its last summary): " + wall.Round(time.Second).String() + ".",
-		"![NN vs heuristic: ACPL vs time per move](img/reproduction/exp1-start-acpl-vs-time.png)",
-		"![NN vs heuristic: nodes vs time per move](img/reproduction/exp1-example-nodes-vs-time.png)",
+		"![NN vs heuristic: ACPL vs time per move](img/reproduction/exp1-faithful-start-acpl-vs-time.png)",
+		"![NN vs heuristic: nodes vs time per move](img/reproduction/exp1-time-example-nodes-vs-time.png)",
 		"Stockfish 15.1 at depth 4",
+		"## Method",
+		"| exp2 | 1 s | 22,783 | 15,700 | 0.69 | 507 | 507 nodes |",
+		"| exp1-reference | 1 s | 22,496 | 15,500 | 0.69 | 13 | depth 1 |",
+		"Games played and wall time (each run's start to its last summary, summed): faithful 2 games in ",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("reproduction.md lacks %q", want)
 		}
 	}
-	for _, name := range []string{"exp1-start-acpl-vs-time", "exp1-start-nodes-vs-time", "exp1-example-acpl-vs-time", "exp1-example-nodes-vs-time"} {
+	for _, name := range []string{"exp1-faithful-start-acpl-vs-time", "exp1-faithful-start-nodes-vs-time", "exp1-time-example-acpl-vs-time", "exp1-time-example-nodes-vs-time"} {
 		checkPNG(t, filepath.Join(dir, ReproductionPlotsDir, name+".png"))
 		checkSVG(t, filepath.Join(dir, ReproductionPlotsDir, name+".svg"))
 	}
@@ -206,7 +217,7 @@ func TestWriteReproduction(t *testing.T) {
 
 // The thesis's tables as transcribed: what THESIS.md 1.6 says beside them.
 func TestThesisData(t *testing.T) {
-	games := map[string]int{"exp1": 16, "exp2": 12, "exp3": 14}
+	games := map[string]int{"exp1": 16, "exp1-reference": 6, "exp2": 12, "exp3": 14}
 	for _, e := range Thesis {
 		n := 0
 		for i, r := range e.Rows {
@@ -221,5 +232,114 @@ func TestThesisData(t *testing.T) {
 		if n != games[e.ID] {
 			t.Errorf("%s: %d games in the table, want %d", e.ID, n, games[e.ID])
 		}
+	}
+}
+
+// Medians and the game-clustered ACPL interval from hand-made moves.
+func TestStatsOf(t *testing.T) {
+	cpl := func(v float64) *float64 { return &v }
+	var moves []Move
+	for i, g := range []struct {
+		game int
+		cpl  float64
+	}{{1, 10}, {1, 20}, {2, 50}, {3, 0}, {3, 0}, {3, 30}} {
+		moves = append(moves, Move{Game: g.game, Engine: "A", Nodes: int64(100 * (i + 1)), CPL: cpl(g.cpl)})
+		moves = append(moves, Move{Game: g.game, Engine: "B", Nodes: 7})
+	}
+	s := &setting{runs: []*Run{{Moves: moves}}}
+	a := statsOf(s, "A")
+	// Games (30 cp, 2 moves), (50, 1), (30, 3): ACPL 110/6; the residuals
+	// -6.67, 31.67, -25 give sqrt(3/2 * 1672.2)/6 * 1.96 = 16.36.
+	if a.medianNodes != 350 || math.Abs(a.acplHalf-16.36) > 0.01 {
+		t.Errorf("A: median %v (want 350), half-width %.3f (want 16.36)", a.medianNodes, a.acplHalf)
+	}
+	if got := fmtACPLInterval(cpl(18.33), a); got != "18 ± 16" {
+		t.Errorf("formatted %q", got)
+	}
+	b := statsOf(s, "B")
+	if b.medianNodes != 7 || !math.IsNaN(b.acplHalf) || fmtACPLInterval(nil, b) != "–" {
+		t.Errorf("B (not judged): %+v", b)
+	}
+	if got := fmtNodes(10.6, b); got != "11 (median 7)" {
+		t.Errorf("nodes %q", got)
+	}
+}
+
+// The heuristic engine's wins by colour and the games' ends, from the
+// fixture's summaries.
+func TestColourRecord(t *testing.T) {
+	rs := loadRuns(t, "thesis-exp1")
+	variants, _ := classify(rs)
+	c := colourRecordOf(variants[0])
+	var white, black, ww, bw, n int
+	for _, r := range rs {
+		for _, g := range r.Summary.Games {
+			n++
+			switch {
+			case g.White == "Heuristic":
+				white++
+				if g.Result == "1-0" {
+					ww++
+				}
+			case g.Black == "Heuristic":
+				black++
+				if g.Result == "0-1" {
+					bw++
+				}
+			}
+		}
+	}
+	if c.whiteGames != white || c.blackGames != black || c.whiteWins != ww || c.blackWins != bw || white+black != n || n == 0 {
+		t.Errorf("record %+v, want %d/%d as White, %d/%d as Black of %d games", c, ww, white, bw, black, n)
+	}
+	ends := 0
+	for _, k := range c.ends {
+		ends += k
+	}
+	note := c.note()
+	if ends != n || !strings.Contains(note, fmt.Sprintf("Ours won %d of %d games as White and %d of %d as Black.", ww, white, bw, black)) {
+		t.Errorf("%d ends of %d games; note %q", ends, n, note)
+	}
+}
+
+// A run's re-judging (judge-P.json, as arena analyze --out writes it) adds
+// both engines' ACPL by that judge to the comparison, pooled over games with
+// an interval; a re-judging without protocol is an error naming the file.
+func TestRejudgeColumns(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if err := os.CopyFS(dir, os.DirFS(runs+exp1at50)); err != nil {
+		t.Fatal(err)
+	}
+	// Heuristic: 100 cp in 10 moves and 300 in 10 (ACPL 20); NN: 50 in 5
+	// and 150 in 5 (ACPL 20).
+	report := `{"judge": {"protocol": "thesis", "depth": 12}, "games": [
+		{"white": "Heuristic", "black": "NN", "white_stats": {"moves": 10, "cpl_sum": 100}, "black_stats": {"moves": 5, "cpl_sum": 50}},
+		{"white": "NN", "black": "Heuristic", "white_stats": {"moves": 5, "cpl_sum": 150}, "black_stats": {"moves": 10, "cpl_sum": 300}}]}`
+	if err := os.WriteFile(filepath.Join(dir, "judge-thesis.json"), []byte(report), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	variants, _ := classify(rs)
+	tab := comparisonTable(variants[0])
+	n := len(tab.Header)
+	if tab.Header[n-2] != "Heur ACPL, thesis protocol, depth 12 (ours)" || tab.Header[n-1] != "NN ACPL, thesis protocol, depth 12 (ours)" {
+		t.Fatalf("header %v", tab.Header)
+	}
+	// Residuals -100 and +100 of 20 moves: sqrt(2 * 20000)/20 * 1.96 = 19.6.
+	row := tab.Rows[0]
+	if row[n-2].Text != "20 ± 20" || row[n-1].Text != "20 ± 20" {
+		t.Errorf("re-judged cells %q %q, want 20 ± 20 twice", row[n-2].Text, row[n-1].Text)
+	}
+	if note := strings.Join(explain(variants[0]), "\n"); !strings.Contains(note, "judged again (thesis protocol, depth 12)") {
+		t.Errorf("notes lack the re-judging:\n%s", note)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "judge-x.json"), []byte(`{"games": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "judge-x.json: no judge protocol and depth") {
+		t.Errorf("error %v, want one naming judge-x.json", err)
 	}
 }

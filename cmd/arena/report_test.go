@@ -40,7 +40,7 @@ func TestReportCommand(t *testing.T) {
 		}
 	}
 	for _, f := range []string{filepath.Join(out, "report.md"), filepath.Join(out, "report.html"),
-		filepath.Join(out, "plots", "acpl-vs-time.svg"), thesis, filepath.Join(tmp, "docs", "img", "reproduction", "exp1-start-acpl-vs-time.png"), thesis2} {
+		filepath.Join(out, "plots", "acpl-vs-time.svg"), thesis, filepath.Join(tmp, "docs", "img", "reproduction", "exp1-faithful-start-acpl-vs-time.png"), thesis2} {
 		if _, err := os.Stat(f); err != nil {
 			t.Errorf("not written: %v", err)
 		}
