@@ -216,6 +216,17 @@ func formatInfo(in engines.Info) string {
 	return b.String()
 }
 
+// formatFinalInfo renders the "info" line sent just before bestmove: the
+// search's total nodes and time and its depth, with the score and PV of the
+// result when there is one.
+func formatFinalInfo(res engines.Result) string {
+	in := engines.Info{Depth: res.Depth, SelDepth: res.SelDepth, Score: res.Score, Nodes: res.Nodes, Time: res.Time, PV: res.PV}
+	if res.Move == "" {
+		in.PV = nil
+	}
+	return formatInfo(in)
+}
+
 // positionCommand renders pos as a UCI "position" command. The FEN is
 // re-joined from its fields so stray whitespace (or a newline) in a FEN from
 // a file cannot split the command.

@@ -348,6 +348,10 @@ func (s *Server) startSearch(f []string) {
 		if err != nil {
 			s.println("info string search error: " + err.Error())
 		}
+		// Iteration lines report the nodes at the end of an iteration; the
+		// final line carries the total searched, which a GUI or the arena
+		// keeps as the count of the move (the last "info" before bestmove).
+		s.println(formatFinalInfo(res))
 		if hold {
 			<-ctx.Done()
 		}

@@ -45,7 +45,9 @@ func (e *testEngine) Search(ctx context.Context, pos engines.Position, lim engin
 		info(engines.Info{String: "searching " + e.opts["Style"]})
 		info(in)
 	}
-	return engines.Result{Move: move, Score: in.Score, Depth: 1, Nodes: in.Nodes, PV: in.PV}, nil
+	// Nodes searched after the last iteration's report count in the total,
+	// as in a real engine stopped mid-iteration.
+	return engines.Result{Move: move, Score: in.Score, Depth: 1, SelDepth: 2, Nodes: in.Nodes + 5, Time: 3 * time.Millisecond, PV: in.PV}, nil
 }
 
 var testNewGames int
@@ -179,10 +181,15 @@ func TestServerSearch(t *testing.T) {
 	best, before := s.expect("bestmove")
 	pos := engines.Position{Moves: []string{"e2e4", "e7e5"}}
 	checkLegal(t, pos, strings.Fields(best)[1])
-	if got := before[len(before)-1]; got != "info depth 1 seldepth 2 score cp 12 nodes 29 nps 14500 time 2 pv "+strings.Fields(best)[1] {
-		t.Errorf("last info line %q", got)
+	// The final line before bestmove has the search's total, not the count
+	// of the last iteration's report.
+	if got := before[len(before)-1]; got != "info depth 1 seldepth 2 score cp 12 nodes 34 nps 11333 time 3 pv "+strings.Fields(best)[1] {
+		t.Errorf("final info line %q", got)
 	}
-	if got := before[len(before)-2]; got != "info string searching solid" {
+	if got := before[len(before)-2]; got != "info depth 1 seldepth 2 score cp 12 nodes 29 nps 14500 time 2 pv "+strings.Fields(best)[1] {
+		t.Errorf("iteration info line %q", got)
+	}
+	if got := before[len(before)-3]; got != "info string searching solid" {
 		t.Errorf("info string line %q", got)
 	}
 	// Same engine instance for the next search; bestmove of a new position.
@@ -375,10 +382,13 @@ func TestClientAgainstServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkLegal(t, pos, res.Move)
-	if len(infos) != 2 || infos[0].String != "searching wild" || infos[1].Depth != 1 || infos[1].Score.CP != 12 || infos[1].Time != 2*time.Millisecond {
+	// The iteration's report, then the final total.
+	if len(infos) != 3 || infos[0].String != "searching wild" || infos[1].Depth != 1 || infos[1].Score.CP != 12 || infos[1].Time != 2*time.Millisecond ||
+		infos[2].Nodes != infos[1].Nodes+5 || infos[2].Time != 3*time.Millisecond {
 		t.Errorf("infos %+v", infos)
 	}
-	if res.Depth != 1 || res.SelDepth != 2 || res.Score.CP != 12 || len(res.PV) != 1 || res.PV[0] != res.Move || res.Nodes == 0 {
+	// The client keeps the total, not the iteration's count.
+	if res.Depth != 1 || res.SelDepth != 2 || res.Score.CP != 12 || len(res.PV) != 1 || res.PV[0] != res.Move || res.Nodes != infos[2].Nodes {
 		t.Errorf("result %+v", res)
 	}
 	// go infinite: the server holds the bestmove until the client's stop.
