@@ -23,6 +23,12 @@ import (
 	"arena/tracker"
 )
 
+// The game-end rules (game_end).
+const (
+	GameEndClaim    = "claim"    // threefold repetition and fifty moves are claimed at once
+	GameEndFivefold = "fivefold" // play on to fivefold repetition and 75 moves, as the thesis
+)
+
 // Defaults for keys that a config file leaves out.
 const (
 	DefaultGames        = 2
@@ -64,8 +70,11 @@ type Config struct {
 	// Pairs: consecutive games of a pairing are a game pair, one opening
 	// played with the colours swapped; false: every game takes the next
 	// opening (colours still alternate).
-	Pairs       bool           `yaml:"pairs"`
-	MaxMoves    int            `yaml:"max_moves"`
+	Pairs    bool `yaml:"pairs"`
+	MaxMoves int  `yaml:"max_moves"`
+	// GameEnd is GameEndClaim (threefold and fifty moves claimed at once)
+	// or GameEndFivefold (played on to fivefold repetition and 75 moves).
+	GameEnd     string         `yaml:"game_end"`
 	Seed        int64          `yaml:"seed"`
 	TimeMargin  Duration       `yaml:"time_margin"`
 	MoveTimeout Duration       `yaml:"move_timeout"`
@@ -487,12 +496,13 @@ func (d *decoder) duration(n *yaml.Node, path string) (Duration, error) {
 	return Duration(v), nil
 }
 
-var topKeys = []string{"name", "format", "games", "pairs", "max_moves", "seed", "time_margin", "move_timeout", "limits", "engines",
+var topKeys = []string{"name", "format", "games", "pairs", "max_moves", "game_end", "seed", "time_margin", "move_timeout", "limits", "engines",
 	"anchor", "openings", "sprt", "judge", "output", "sweep"}
 
 func (d *decoder) config(n *yaml.Node, c *Config) error {
 	c.Games = DefaultGames
 	c.MaxMoves = DefaultMaxMoves
+	c.GameEnd = GameEndClaim
 	c.Seed = DefaultSeed
 	c.TimeMargin = Duration(DefaultTimeMargin)
 	c.MoveTimeout = Duration(DefaultMoveTimeout)
@@ -526,6 +536,10 @@ func (d *decoder) config(n *yaml.Node, c *Config) error {
 		case "max_moves":
 			i, err = d.int(v, key, 0)
 			c.MaxMoves = int(i)
+		case "game_end":
+			if c.GameEnd, err = d.str(v, key); err == nil && c.GameEnd != GameEndClaim && c.GameEnd != GameEndFivefold {
+				err = d.errorf(v, key, "%q is not a game-end rule (expected %s or %s)", c.GameEnd, GameEndClaim, GameEndFivefold)
+			}
 		case "seed":
 			c.Seed, err = d.int(v, key, math.MinInt64)
 		case "time_margin":

@@ -9,6 +9,7 @@ import (
 	"github.com/notnil/chess"
 
 	"arena/engines"
+	"arena/tracker"
 )
 
 // gameSpec is one scheduled game.
@@ -96,9 +97,11 @@ func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply in
 }
 
 // over applies the game-end rules to the current position and records the
-// result when the game has ended. Draws that FIDE makes claimable
-// (threefold repetition, fifty moves) are claimed at once, as cutechess
-// adjudicates them.
+// result when the game has ended. With game_end claim, draws that FIDE makes
+// claimable (threefold repetition, fifty moves) are claimed at once, as
+// cutechess adjudicates them; with game_end fivefold nobody claims and the
+// game goes on to FIDE's automatic draws (fivefold repetition, 75 moves), as
+// the thesis's games did (python-chess's is_game_over without claim_draw).
 func (g *game) over() bool {
 	if g.rec.Result != "" {
 		return true
@@ -113,16 +116,33 @@ func (g *game) over() bool {
 		g.finish(-1, TermNormal, "Draw by stalemate")
 	case insufficientMaterial(pos.Board()):
 		g.finish(-1, TermNormal, "Draw by insufficient mating material")
-	case g.reps[positionKey(pos)] >= 3:
-		g.finish(-1, TermNormal, "Draw by 3-fold repetition")
-	case pos.HalfMoveClock() >= 100:
-		g.finish(-1, TermNormal, "Draw by fifty moves rule")
+	case g.reps[positionKey(pos)] >= g.repetitions():
+		g.finish(-1, TermNormal, fmt.Sprintf("Draw by %d-fold repetition", g.repetitions()))
+	case pos.HalfMoveClock() >= 2*g.moveRule():
+		g.finish(-1, TermNormal, fmt.Sprintf("Draw by %s moves rule", map[int]string{50: "fifty", 75: "seventy-five"}[g.moveRule()]))
 	case g.cfg.MaxMoves > 0 && len(g.moves) >= g.cfg.MaxMoves:
 		g.finish(-1, TermAdjudicated, fmt.Sprintf("Draw by adjudication: max moves (%d plies)", g.cfg.MaxMoves))
 	default:
 		return false
 	}
 	return true
+}
+
+// repetitions is how often a position must occur to end the game.
+func (g *game) repetitions() int {
+	if g.cfg.GameEnd == GameEndFivefold {
+		return 5
+	}
+	return 3
+}
+
+// moveRule is the number of moves without a capture or pawn move that ends
+// the game.
+func (g *game) moveRule() int {
+	if g.cfg.GameEnd == GameEndFivefold {
+		return 75
+	}
+	return 50
 }
 
 // insufficientMaterial reports a position where neither side can mate, by
@@ -174,12 +194,9 @@ func (g *game) play(uciMove string) (string, error) {
 	return san, nil
 }
 
-// positionKey identifies a position for repetition: placement, side to
-// move, castling rights and en passant square (the FEN without counters).
-func positionKey(pos *chess.Position) string {
-	f := strings.Fields(pos.String())
-	return strings.Join(f[:4], " ")
-}
+// positionKey is the tracker's key: the one definition of "the same
+// position" for repetitions and the judge's cache.
+func positionKey(pos *chess.Position) string { return tracker.PositionKey(pos) }
 
 func colorIndex(c chess.Color) int {
 	if c == chess.Black {

@@ -181,42 +181,55 @@ func TestSchedule(t *testing.T) {
 	}
 }
 
-// The game-end rules: repetition and fifty-move draws are claimed, max_moves
+// The game-end rules: repetition and fifty-move draws are claimed (or, with
+// game_end fivefold, played on to fivefold and 75 moves), max_moves
 // adjudicates, and checkmate wins.
 func TestGameOver(t *testing.T) {
-	newGame := func(fen string, maxMoves int) *game {
+	newGame := func(fen string, maxMoves int, gameEnd string) *game {
 		opt, err := chess.FEN(fen)
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := &game{cfg: &Config{MaxMoves: maxMoves}, pos: chess.NewGame(opt).Position(), reps: map[string]int{}, rec: &GameRecord{}}
+		g := &game{cfg: &Config{MaxMoves: maxMoves, GameEnd: gameEnd}, pos: chess.NewGame(opt).Position(), reps: map[string]int{}, rec: &GameRecord{}}
 		g.reps[positionKey(g.pos)] = 1
 		return g
 	}
 	tests := []struct {
 		name, fen   string
 		maxMoves    int
+		gameEnd     string
 		moves       []string
 		result      string
 		termination string
 		reason      string
 	}{
-		{"checkmate", "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", 0, []string{"d8h4"},
+		{"checkmate", "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", 0, GameEndClaim, []string{"d8h4"},
 			"0-1", TermNormal, "Black mates"},
-		{"threefold", StartFENForTest, 0, []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"},
+		{"threefold", StartFENForTest, 0, GameEndClaim, []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"},
 			"1/2-1/2", TermNormal, "Draw by 3-fold repetition"},
-		{"fifty moves", "8/8/8/4k3/8/8/8/R3K3 w - - 99 80", 0, []string{"a1a2"},
+		{"fifty moves", "8/8/8/4k3/8/8/8/R3K3 w - - 99 80", 0, GameEndClaim, []string{"a1a2"},
 			"1/2-1/2", TermNormal, "Draw by fifty moves rule"},
-		{"stalemate", "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1", 0, []string{"g6h6"},
+		{"stalemate", "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1", 0, GameEndClaim, []string{"g6h6"},
 			"1/2-1/2", TermNormal, "Draw by stalemate"},
-		{"insufficient material", "8/8/8/4k3/8/8/3r4/4K3 w - - 0 1", 0, []string{"e1d2"},
+		{"insufficient material", "8/8/8/4k3/8/8/3r4/4K3 w - - 0 1", 0, GameEndClaim, []string{"e1d2"},
 			"1/2-1/2", TermNormal, "Draw by insufficient mating material"},
-		{"max moves", StartFENForTest, 2, []string{"e2e4", "e7e5"},
+		// 1.e4 leaves an en passant square in the FEN that no capture can
+		// use: the position after 3.Ng1 is the one after 1.e4 (issue 9).
+		{"threefold after a double push", StartFENForTest, 0, GameEndClaim, []string{"e2e4", "g8f6", "g1f3", "f6g8", "f3g1", "g8f6", "g1f3", "f6g8", "f3g1"},
+			"1/2-1/2", TermNormal, "Draw by 3-fold repetition"},
+		{"fivefold", StartFENForTest, 0, GameEndFivefold, []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8",
+			"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"},
+			"1/2-1/2", TermNormal, "Draw by 5-fold repetition"},
+		{"fifty moves played on", "8/8/8/4k3/8/8/8/R3K3 w - - 99 80", 0, GameEndFivefold, []string{"a1a2", "e5e4"},
+			"", "", ""},
+		{"seventy-five moves", "8/8/8/4k3/8/8/8/R3K3 w - - 149 80", 0, GameEndFivefold, []string{"a1a2"},
+			"1/2-1/2", TermNormal, "Draw by seventy-five moves rule"},
+		{"max moves", StartFENForTest, 2, GameEndClaim, []string{"e2e4", "e7e5"},
 			"1/2-1/2", TermAdjudicated, "max moves (2 plies)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := newGame(tt.fen, tt.maxMoves)
+			g := newGame(tt.fen, tt.maxMoves, tt.gameEnd)
 			for i, m := range tt.moves {
 				if g.over() {
 					t.Fatalf("game over before move %d: %s", i+1, g.rec.Reason)
@@ -224,6 +237,12 @@ func TestGameOver(t *testing.T) {
 				if _, err := g.play(m); err != nil {
 					t.Fatal(err)
 				}
+			}
+			if tt.result == "" {
+				if g.over() {
+					t.Errorf("game over: %s", g.rec.Reason)
+				}
+				return
 			}
 			if !g.over() || g.rec.Result != tt.result || g.rec.Termination != tt.termination || !strings.Contains(g.rec.Reason, tt.reason) {
 				t.Errorf("got %s %q %q, want %s %q %q", g.rec.Result, g.rec.Termination, g.rec.Reason, tt.result, tt.termination, tt.reason)

@@ -58,13 +58,15 @@ func (e Eval) String() string {
 	return fmt.Sprintf("cp %d", e.CP)
 }
 
-// positionKey identifies a position for the evaluation cache: the FEN's
-// placement, side to move, castling rights and an en passant square only
+// PositionKey identifies a position for repetitions and for the judge's
+// evaluation cache: the FEN's placement, side to move, castling rights and an en passant square only
 // when an en passant capture is legal. The move counters are left out so a
 // position reached at different move numbers is evaluated once, and the en
 // passant square is normalised because writers differ (notnil/chess writes it
-// after every double push, Stockfish only when a capture is possible).
-func positionKey(pos *chess.Position) string {
+// after every double push, Stockfish only when a capture is possible); FIDE
+// counts two positions as the same only when the same captures are possible,
+// so a double push that allows none repeats the position before it.
+func PositionKey(pos *chess.Position) string {
 	f := strings.Fields(pos.String())
 	ep := "-"
 	if pos.EnPassantSquare() != chess.NoSquare {
@@ -95,7 +97,7 @@ func terminalEval(pos *chess.Position) (Eval, bool) {
 	// A fresh game applies notnil/chess's automatic draw rules to the lone
 	// position; with no history and zeroed counters only insufficient
 	// material can fire.
-	opt, err := chess.FEN(positionKey(pos) + " 0 1")
+	opt, err := chess.FEN(PositionKey(pos) + " 0 1")
 	if err == nil && chess.NewGame(opt).Method() == chess.InsufficientMaterial {
 		return Eval{Terminal: "insufficient material"}, true
 	}

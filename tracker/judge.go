@@ -331,7 +331,7 @@ func (j *Judge) evaluate(ctx context.Context, pos *chess.Position) (Eval, error)
 		j.terminal.Add(1)
 		return e, nil
 	}
-	key := positionKey(pos)
+	key := PositionKey(pos)
 	j.mu.Lock()
 	if j.closed {
 		j.mu.Unlock()
