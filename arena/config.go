@@ -31,21 +31,14 @@ const (
 
 // Defaults for keys that a config file leaves out.
 const (
-	DefaultGames        = 2
-	DefaultMaxMoves     = 180
-	DefaultSeed         = 1
-	DefaultTimeMargin   = time.Second
-	DefaultMoveTimeout  = 5 * time.Minute
-	DefaultJudgeEngine  = "stockfish"
-	DefaultJudgeDepth   = 12
-	DefaultJudgeCap     = 900
-	DefaultMateScore    = 10000
-	DefaultJudgeWorkers = 1
-	DefaultJudgeHash    = 16
-	DefaultJudgeThreads = 1
-	DefaultOutputDir    = "results"
-	DefaultOpeningOrd   = "sequential"
-	DefaultPairs        = true
+	DefaultGames       = 2
+	DefaultMaxMoves    = 180
+	DefaultSeed        = 1
+	DefaultTimeMargin  = time.Second
+	DefaultMoveTimeout = 5 * time.Minute
+	DefaultOutputDir   = "results"
+	DefaultOpeningOrd  = "sequential"
+	DefaultPairs       = true
 )
 
 // Tournament formats (the format: key).
@@ -248,17 +241,12 @@ type OpeningsConfig struct {
 	Start int    `yaml:"start"` // 1-based: the first opening used, in the book's (or shuffled) order
 }
 
-// JudgeConfig configures the Stockfish judge that computes centipawn loss
-// (the tracker's judge).
+// JudgeConfig is the judge: section: the tracker's judge configuration (one
+// definition, with its defaults, for the arena, `arena analyze` and the
+// report), or Off.
 type JudgeConfig struct {
-	Off       bool
-	Engine    string // UCI command of the judge, located like engines[].command
-	Depth     int
-	Cap       int
-	MateScore int
-	Workers   int // Stockfish processes evaluating a game's positions in parallel
-	Hash      int // Stockfish Hash (MB) per process
-	Threads   int // Stockfish Threads per process
+	Off bool
+	tracker.JudgeConfig
 }
 
 // MarshalYAML writes "off" for a disabled judge.
@@ -266,15 +254,7 @@ func (j JudgeConfig) MarshalYAML() (any, error) {
 	if j.Off {
 		return "off", nil
 	}
-	return struct {
-		Engine    string `yaml:"engine"`
-		Depth     int    `yaml:"depth"`
-		Cap       int    `yaml:"cap"`
-		MateScore int    `yaml:"mate_score"`
-		Workers   int    `yaml:"workers"`
-		Hash      int    `yaml:"hash"`
-		Threads   int    `yaml:"threads"`
-	}{j.Engine, j.Depth, j.Cap, j.MateScore, j.Workers, j.Hash, j.Threads}, nil
+	return j.JudgeConfig, nil
 }
 
 // OutputConfig says where results go and how many games the PGN keeps.
@@ -506,8 +486,7 @@ func (d *decoder) config(n *yaml.Node, c *Config) error {
 	c.Seed = DefaultSeed
 	c.TimeMargin = Duration(DefaultTimeMargin)
 	c.MoveTimeout = Duration(DefaultMoveTimeout)
-	c.Judge = JudgeConfig{Engine: DefaultJudgeEngine, Depth: DefaultJudgeDepth, Cap: DefaultJudgeCap, MateScore: DefaultMateScore,
-		Workers: DefaultJudgeWorkers, Hash: DefaultJudgeHash, Threads: DefaultJudgeThreads}
+	c.Judge = JudgeConfig{JudgeConfig: tracker.JudgeConfig{}.WithDefaults()}
 	c.Output = OutputConfig{Dir: DefaultOutputDir}
 	c.Pairs = DefaultPairs
 	var enginesNode, formatNode, anchorNode *yaml.Node
@@ -961,7 +940,7 @@ func resolvePath(name, configFile string) (string, error) {
 	return "", fmt.Errorf("file %q not found (tried %s)", name, strings.Join(candidates, ", "))
 }
 
-var judgeKeys = []string{"engine", "depth", "cap", "mate_score", "workers", "hash", "threads"}
+var judgeKeys = []string{"engine", "depth", "cap", "mate_score", "workers", "hash", "threads", "protocol", "timeout"}
 
 func (d *decoder) judge(n *yaml.Node, path string, j *JudgeConfig) error {
 	if n.Kind == yaml.ScalarNode {
@@ -980,7 +959,17 @@ func (d *decoder) judge(n *yaml.Node, path string, j *JudgeConfig) error {
 		var i int64
 		switch key {
 		case "engine":
-			j.Engine, err = d.str(v, kp)
+			j.Command, err = d.str(v, kp)
+		case "protocol":
+			if j.Protocol, err = d.str(v, kp); err == nil && j.Protocol != tracker.ProtocolPosition && j.Protocol != tracker.ProtocolThesis {
+				err = d.errorf(v, kp, "%q is not a judge protocol (expected %s or %s)", j.Protocol, tracker.ProtocolPosition, tracker.ProtocolThesis)
+			}
+		case "timeout":
+			var t Duration
+			if t, err = d.duration(v, kp); err == nil && t <= 0 {
+				err = d.errorf(v, kp, "%v is not a timeout (expected a positive duration such as 2m)", t.D())
+			}
+			j.Timeout = t.D()
 		case "depth":
 			i, err = d.int(v, kp, 1)
 			j.Depth = int(i)
@@ -995,7 +984,7 @@ func (d *decoder) judge(n *yaml.Node, path string, j *JudgeConfig) error {
 			j.Workers = int(i)
 		case "hash":
 			i, err = d.int(v, kp, 1)
-			j.Hash = int(i)
+			j.HashMB = int(i)
 		case "threads":
 			i, err = d.int(v, kp, 1)
 			j.Threads = int(i)

@@ -6,12 +6,6 @@ import (
 	"arena/tracker"
 )
 
-// trackerJudgeConfig maps the judge: section onto the tracker's judge.
-func trackerJudgeConfig(j JudgeConfig) tracker.JudgeConfig {
-	return tracker.JudgeConfig{Command: j.Engine, Depth: j.Depth, Cap: j.Cap, MateScore: j.MateScore,
-		Workers: j.Workers, HashMB: j.Hash, Threads: j.Threads}
-}
-
 // judgeGame has the tracker's judge evaluate every position of a finished
 // game once and stores each move's centipawn loss, accuracy and class and
 // each side's statistics in rec. It runs after the game, never while an

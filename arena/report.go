@@ -38,7 +38,7 @@ func writeMatchConfig(w io.Writer, cfg *Config, date time.Time, games int, dir s
 		fmt.Fprintln(w, "Stockfish Eval Depth: off (judge: off, no ACPL)")
 	} else {
 		fmt.Fprintf(w, "Stockfish Eval Depth: %d (judge: %s; %s; cap %d, mate score %d)\n",
-			cfg.Judge.Depth, JudgeTiming, cfg.Judge.Engine, cfg.Judge.Cap, cfg.Judge.MateScore)
+			cfg.Judge.Depth, JudgeTiming, cfg.Judge.Command, cfg.Judge.Cap, cfg.Judge.MateScore)
 	}
 	if models := modelFiles(cfg); len(models) > 0 {
 		fmt.Fprintf(w, "Model File: %s\n", strings.Join(models, ", "))

@@ -178,7 +178,7 @@ func run(ctx context.Context, cfg *Config, dir string, done []*GameRecord, opt O
 	defer r.close()
 	judgeID := ""
 	if !cfg.Judge.Off {
-		if r.judge, err = tracker.NewJudge(ctx, trackerJudgeConfig(cfg.Judge)); err != nil {
+		if r.judge, err = tracker.NewJudge(ctx, cfg.Judge.JudgeConfig); err != nil {
 			return nil, err
 		}
 		judgeID = r.judge.Engine()

@@ -204,7 +204,7 @@ func summarize(cfg *Config, dir string, started time.Time, planned int, games []
 		s.Openings = cfg.Openings.File
 	}
 	if !cfg.Judge.Off {
-		s.Judge = JudgeSummary{Enabled: true, Engine: cfg.Judge.Engine, Depth: cfg.Judge.Depth,
+		s.Judge = JudgeSummary{Enabled: true, Engine: cfg.Judge.Command, Depth: cfg.Judge.Depth,
 			Cap: cfg.Judge.Cap, MateScore: cfg.Judge.MateScore, Timing: JudgeTiming}
 	}
 	index := map[string]int{}

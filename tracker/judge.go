@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/notnil/chess"
 
@@ -28,13 +29,33 @@ type JudgeConfig struct {
 	Workers int `yaml:"workers" json:"workers"`
 	HashMB  int `yaml:"hash" json:"hash_mb"`    // Stockfish Hash per process
 	Threads int `yaml:"threads" json:"threads"` // Stockfish Threads per process
+	// Protocol is how positions are put to Stockfish: ProtocolPosition or
+	// ProtocolThesis (see the package doc of judge_thesis.go's Judge methods).
+	Protocol string `yaml:"protocol" json:"protocol"`
+	// Timeout bounds one search: a Stockfish that has not answered "go
+	// depth N" by then is stopped (killed if it ignores stop), restarted,
+	// and the position tried once more before the judging fails.
+	Timeout time.Duration `yaml:"timeout" json:"timeout"`
 }
+
+// The judge protocols.
+const (
+	// ProtocolPosition: each position once, as a FEN without history, after
+	// ucinewgame (a cold search), cached: a function of the position.
+	ProtocolPosition = "position"
+	// ProtocolThesis: the thesis listing's protocol: one warm Stockfish
+	// process per game, the full move history, two searches per ply.
+	ProtocolThesis = "thesis"
+)
 
 // Judge defaults.
 const (
 	DefaultJudgeCommand = "stockfish"
 	DefaultJudgeDepth   = 12
 	DefaultJudgeHashMB  = 16
+	// DefaultJudgeTimeout is far above a depth-12 search (~50 ms) or a
+	// depth-20 one (seconds) on a loaded machine, and still ends a hang.
+	DefaultJudgeTimeout = 2 * time.Minute
 )
 
 // WithDefaults fills the zero fields with the defaults.
@@ -60,6 +81,12 @@ func (c JudgeConfig) WithDefaults() JudgeConfig {
 	if c.Threads == 0 {
 		c.Threads = 1
 	}
+	if c.Protocol == "" {
+		c.Protocol = ProtocolPosition
+	}
+	if c.Timeout == 0 {
+		c.Timeout = DefaultJudgeTimeout
+	}
 	return c
 }
 
@@ -73,7 +100,15 @@ func (c JudgeConfig) Validate() error {
 		}
 		return nil
 	}
+	var protocol, timeout error
+	if c.Protocol != ProtocolPosition && c.Protocol != ProtocolThesis {
+		protocol = fmt.Errorf("judge protocol: %q is not a protocol, expected %s or %s", c.Protocol, ProtocolPosition, ProtocolThesis)
+	}
+	if c.Timeout <= 0 {
+		timeout = fmt.Errorf("judge timeout: %v, expected a positive duration", c.Timeout)
+	}
 	return errors.Join(
+		protocol, timeout,
 		check("depth", c.Depth, 1, 99),
 		check("cap", c.Cap, 1, 1<<30),
 		check("mate_score", c.MateScore, 1, 1<<30),

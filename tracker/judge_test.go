@@ -249,7 +249,7 @@ func TestJudgeRestartsDeadStockfish(t *testing.T) {
 
 func TestJudgeConfig(t *testing.T) {
 	c := JudgeConfig{}.WithDefaults()
-	want := JudgeConfig{Command: "stockfish", Depth: 12, Cap: 900, MateScore: 10000, Workers: 1, HashMB: 16, Threads: 1}
+	want := JudgeConfig{Command: "stockfish", Depth: 12, Cap: 900, MateScore: 10000, Workers: 1, HashMB: 16, Threads: 1, Protocol: ProtocolPosition, Timeout: DefaultJudgeTimeout}
 	if c != want {
 		t.Errorf("defaults %+v, want %+v", c, want)
 	}
