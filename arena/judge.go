@@ -20,8 +20,8 @@ func judgeGame(ctx context.Context, j *tracker.Judge, rec *GameRecord) error {
 	for i, m := range rec.Moves {
 		moves[i] = m.UCI
 	}
-	before := j.Evaluations()
-	evals, err := j.EvaluateGame(ctx, rec.FEN, moves)
+	start := j.Evaluations()
+	before, after, err := j.EvaluateMoves(ctx, rec.FEN, moves)
 	if err != nil {
 		rec.JudgeError = err.Error()
 		return ctx.Err()
@@ -31,12 +31,12 @@ func judgeGame(ctx context.Context, j *tracker.Judge, rec *GameRecord) error {
 		rec.JudgeError = err.Error()
 		return nil
 	}
-	an, err := tracker.AnalyzeGame(evals, first, moves, j.Scoring())
+	an, err := tracker.AnalyzeMoves(before, after, first, moves, j.Scoring())
 	if err != nil {
 		rec.JudgeError = err.Error()
 		return nil
 	}
-	rec.JudgeEvals = int(j.Evaluations() - before)
+	rec.JudgeEvals = int(j.Evaluations() - start)
 	mate := j.Scoring().MateScore
 	for i, jm := range an.Judgements {
 		m := &rec.Moves[i]

@@ -20,13 +20,14 @@ type JudgeInfo struct {
 	Cap       int    `json:"cap"`
 	MateScore int    `json:"mate_score"`
 	Workers   int    `json:"workers"`
+	Protocol  string `json:"protocol"` // ProtocolPosition or ProtocolThesis
 	// Schedule says when the judge ran relative to the engines' thinking
 	// (e.g. "between moves", "after each game", "offline").
 	Schedule string `json:"schedule"`
 	Cost
 	// Plies is the number of moves judged; EvaluationsPerPly is
-	// Evaluations/Plies (the thesis's script needs 2; the judge at most
-	// (n+1)/n for one game of n plies, and less with the cache).
+	// Evaluations/Plies (the thesis protocol needs 2; the position protocol
+	// at most (n+1)/n for one game of n plies, and less with the cache).
 	Plies             int     `json:"plies"`
 	EvaluationsPerPly float64 `json:"evaluations_per_ply"`
 }
@@ -52,7 +53,7 @@ func (j *Judge) Cost() Cost {
 func (j *Judge) Info(schedule string, plies int, cost Cost) JudgeInfo {
 	info := JudgeInfo{
 		Engine: j.Engine(), Depth: j.cfg.Depth, Cap: j.cfg.Cap, MateScore: j.cfg.MateScore,
-		Workers: j.cfg.Workers, Schedule: schedule, Cost: cost, Plies: plies,
+		Workers: j.cfg.Workers, Protocol: j.cfg.Protocol, Schedule: schedule, Cost: cost, Plies: plies,
 	}
 	if plies > 0 {
 		info.EvaluationsPerPly = float64(cost.Evaluations) / float64(plies)
@@ -140,11 +141,11 @@ func analyzeGame(ctx context.Context, j *Judge, g PGNGame) (GameReport, error) {
 	if err != nil {
 		return GameReport{}, fmt.Errorf("%s: %w", where, err)
 	}
-	evals, err := j.EvaluateGame(ctx, g.StartFEN, g.Moves)
+	before, after, err := j.EvaluateMoves(ctx, g.StartFEN, g.Moves)
 	if err != nil {
 		return GameReport{}, fmt.Errorf("%s: %w", where, err)
 	}
-	a, err := AnalyzeGame(evals, first, g.Moves, j.Scoring())
+	a, err := AnalyzeMoves(before, after, first, g.Moves, j.Scoring())
 	if err != nil {
 		return GameReport{}, fmt.Errorf("%s: %w", where, err)
 	}

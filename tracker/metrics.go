@@ -221,10 +221,27 @@ func AnalyzeGame(evals []Eval, first Side, moves []string, s Scoring) (GameAnaly
 	if moves != nil && len(moves) != n {
 		return GameAnalysis{}, fmt.Errorf("%d evaluations for %d moves: expected moves+1", len(evals), len(moves))
 	}
+	return AnalyzeMoves(evals[:n], evals[1:], first, moves, s)
+}
+
+// AnalyzeMoves is AnalyzeGame for evaluations taken per move, as
+// EvaluateMoves returns them: before[i] and after[i] are the positions
+// before and after move i, each from its side to move. Each move's loss uses
+// its own pair (the thesis's protocol searches the position between two
+// moves twice, with different results); the game accuracy, which needs one
+// value per position, uses before[i] for position i and the last after.
+func AnalyzeMoves(before, after []Eval, first Side, moves []string, s Scoring) (GameAnalysis, error) {
+	n := len(before)
+	if len(after) != n || (moves != nil && len(moves) != n) {
+		return GameAnalysis{}, fmt.Errorf("%d evaluations before and %d after for %d moves: expected one of each per move", n, len(after), len(moves))
+	}
+	if n == 0 {
+		return GameAnalysis{}, nil
+	}
 	g := GameAnalysis{Judgements: make([]Judgement, n)}
 	side := first
 	for i := range n {
-		before, after := evals[i], evals[i+1]
+		before, after := before[i], after[i]
 		j := Judgement{
 			Ply:       i,
 			Side:      side,
@@ -242,6 +259,7 @@ func AnalyzeGame(evals []Eval, first Side, moves []string, s Scoring) (GameAnaly
 		g.Judgements[i] = j
 		side = side.Other()
 	}
+	evals := append(append(make([]Eval, 0, n+1), before...), after[n-1])
 	acc := GameAccuracy(evals, first)
 	for _, sd := range []Side{White, Black} {
 		var p PlayerStats

@@ -57,8 +57,8 @@ func (rep Report) Render(w io.Writer) error {
 	}
 
 	j := rep.Judge
-	fmt.Fprintf(w, "\nJudge: %s, depth %d, cap %d, mate score %d, %d worker(s); run %s.\n",
-		j.Engine, j.Depth, j.Cap, j.MateScore, j.Workers, j.Schedule)
+	fmt.Fprintf(w, "\nJudge: %s, depth %d, %s protocol, cap %d, mate score %d, %d worker(s); run %s.\n",
+		j.Engine, j.Depth, j.Protocol, j.Cap, j.MateScore, j.Workers, j.Schedule)
 	fmt.Fprintf(w, "Cost: %d Stockfish evaluations for %d plies (%.3f per ply; %d cache hits, %d terminal positions scored by the rules).\n",
 		j.Evaluations, j.Plies, j.EvaluationsPerPly, j.CacheHits, j.TerminalPositions)
 	return nil

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
+	"arena/arena"
 	"arena/tracker"
 )
 
@@ -20,10 +22,12 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: arena analyze GAMES.pgn [--depth 12] [--out FILE] [--stockfish PATH] [--workers N]")
+		fmt.Fprintln(stderr, "usage: arena analyze GAMES.pgn|RUN_DIR [--depth 12] [--protocol position|thesis] [--out FILE] [--stockfish PATH] [--workers N]")
 		fmt.Fprintln(stderr, "\nJudges every game of a PGN file (its main line; comments, NAGs and variations are")
 		fmt.Fprintln(stderr, "skipped) with Stockfish and prints per game and per player ACPL, lichess accuracy")
-		fmt.Fprintln(stderr, "and inaccuracies/mistakes/blunders. GAMES.pgn may be - for standard input.")
+		fmt.Fprintln(stderr, "and inaccuracies/mistakes/blunders. GAMES.pgn may be - for standard input; a run")
+		fmt.Fprintln(stderr, "directory of `arena run` is judged from its "+arena.PGNFile+", so one set of games")
+		fmt.Fprintln(stderr, "can be judged by both protocols (see docs/judge.md).")
 		fmt.Fprintln(stderr, "\noptions:")
 		fs.PrintDefaults()
 	}
@@ -33,6 +37,8 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.Command, "stockfish", cfg.Command, "Stockfish program name or path")
 	fs.IntVar(&cfg.Cap, "cap", cfg.Cap, "upper clamp of one move's centipawn loss")
 	fs.IntVar(&cfg.MateScore, "mate-score", cfg.MateScore, "centipawn value of a mate")
+	fs.StringVar(&cfg.Protocol, "protocol", cfg.Protocol, "judge protocol: position (each position once, cold, cached) or thesis (warm, full history, two searches per ply)")
+	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "bound on one Stockfish search; a judge that does not answer is restarted and the position retried once")
 	out := fs.String("out", "", "also write the report as JSON to `FILE`")
 	quiet := fs.Bool("quiet", false, "no per-game progress on stderr")
 
@@ -53,6 +59,9 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	var in io.Reader = os.Stdin
 	name := files[0]
 	if name != "-" {
+		if st, err := os.Stat(name); err == nil && st.IsDir() {
+			name = filepath.Join(name, arena.PGNFile)
+		}
 		f, err := os.Open(name)
 		if err != nil {
 			fmt.Fprintf(stderr, "arena analyze: %v\n", err)

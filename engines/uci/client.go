@@ -355,6 +355,30 @@ func (c *Client) setOptionCommand(name, value string) (string, error) {
 	return "", fmt.Errorf("engine %s: unknown option %q (engine options: %s)", c.command, name, strings.Join(valid, ", "))
 }
 
+// HasOption reports whether the engine announced an option of that name
+// (case-insensitive).
+func (c *Client) HasOption(name string) bool {
+	for _, o := range c.options {
+		if strings.EqualFold(o.Name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// SetOption sets one of the engine's options between searches, validated
+// as ClientConfig.Options are, and waits for the engine to be ready.
+func (c *Client) SetOption(ctx context.Context, name, value string) error {
+	cmd, err := c.setOptionCommand(name, value)
+	if err != nil {
+		return err
+	}
+	if err := c.send(cmd); err != nil {
+		return err
+	}
+	return c.sync(ctx, "setoption")
+}
+
 // sync sends isready and waits for readyok.
 func (c *Client) sync(ctx context.Context, after string) error {
 	if err := c.send("isready"); err != nil {
