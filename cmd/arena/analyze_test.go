@@ -1,0 +1,116 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"arena/engines/uci"
+	"arena/tracker"
+)
+
+// One run judged by both protocols: `arena analyze RUN_DIR` reads the run's
+// games.pgn. The position protocol gives back the losses the run recorded
+// (it was judged that way, at depth 4); the thesis protocol judges the same
+// moves with two searches per ply and different losses.
+func TestAnalyzeRunBothProtocols(t *testing.T) {
+	if _, err := uci.LocateEngine("stockfish"); err != nil {
+		t.Skipf("stockfish not found: %v", err)
+	}
+	dir := filepath.Join("..", "..", "arena", "report", "testdata", "runs", "thesis-exp1", "01-movetime-50ms")
+	recorded := recordedCPLs(t, filepath.Join(dir, "games.jsonl"))
+	reports := map[string]tracker.Report{}
+	for _, protocol := range []string{tracker.ProtocolPosition, tracker.ProtocolThesis} {
+		out := filepath.Join(t.TempDir(), protocol+".json")
+		var stdout, stderr bytes.Buffer
+		args := []string{"analyze", dir, "--depth", "4", "--protocol", protocol, "--out", out, "--quiet"}
+		if code := run(args, &stdout, &stderr); code != 0 {
+			t.Fatalf("arena %s: exit %d\n%s%s", strings.Join(args, " "), code, stdout.String(), stderr.String())
+		}
+		if !strings.Contains(stdout.String(), protocol+" protocol") {
+			t.Errorf("%s: output does not name the protocol:\n%s", protocol, stdout.String())
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep tracker.Report
+		if err := json.Unmarshal(data, &rep); err != nil {
+			t.Fatal(err)
+		}
+		if rep.Judge.Protocol != protocol || len(rep.Games) != len(recorded) {
+			t.Fatalf("%s: protocol %q, %d games; want %d games", protocol, rep.Judge.Protocol, len(rep.Games), len(recorded))
+		}
+		reports[protocol] = rep
+	}
+	pos, thesis := reports[tracker.ProtocolPosition], reports[tracker.ProtocolThesis]
+	differ := 0
+	for g, cpls := range recorded {
+		pj, tj := pos.Games[g].Judgements, thesis.Games[g].Judgements
+		if len(pj) != len(cpls) || len(tj) != len(cpls) {
+			t.Fatalf("game %d: %d and %d judgements, %d recorded moves", g+1, len(pj), len(tj), len(cpls))
+		}
+		for i, want := range cpls {
+			if pj[i].CPL != want {
+				t.Errorf("game %d ply %d: position protocol loss %d, the run recorded %d", g+1, i, pj[i].CPL, want)
+			}
+			if tj[i].CPL != pj[i].CPL {
+				differ++
+			}
+		}
+	}
+	if differ == 0 {
+		t.Error("both protocols give every move the same loss: the test cannot tell them apart")
+	}
+	if e := thesis.Judge; e.Evaluations+e.TerminalPositions != int64(2*e.Plies) {
+		t.Errorf("thesis protocol: %d searches and %d terminal positions for %d plies, want two per ply", e.Evaluations, e.TerminalPositions, e.Plies)
+	}
+	if e := pos.Judge; e.EvaluationsPerPly > 1.1 {
+		t.Errorf("position protocol: %.2f searches per ply, want about one", e.EvaluationsPerPly)
+	}
+	t.Logf("ACPL White/Black per player: position %+v, thesis %+v; %d moves judged differently", acpls(pos), acpls(thesis), differ)
+}
+
+// recordedCPLs reads each game's per-move centipawn losses from games.jsonl.
+func recordedCPLs(t *testing.T, path string) [][]int {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out [][]int
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var g struct {
+			Moves []struct {
+				CPL *int `json:"cpl"`
+			} `json:"moves"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
+			t.Fatal(err)
+		}
+		var cpls []int
+		for i, m := range g.Moves {
+			if m.CPL == nil {
+				t.Fatalf("%s: game %d move %d was not judged", path, len(out)+1, i+1)
+			}
+			cpls = append(cpls, *m.CPL)
+		}
+		out = append(out, cpls)
+	}
+	return out
+}
+
+func acpls(rep tracker.Report) map[string]float64 {
+	m := map[string]float64{}
+	for _, p := range rep.Players {
+		m[p.Name] = p.ACPL
+	}
+	return m
+}
