@@ -2,6 +2,7 @@ package arena
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/notnil/chess"
 
 	"arena/engines"
+	"arena/engines/uci"
 	"arena/tracker"
 )
 
@@ -269,7 +271,19 @@ func (r *runner) playMove(ctx context.Context, g *game) error {
 		elapsed = res.Time
 	}
 	name := sideNames[side]
+	// A crash or closed output is the engine's failure whenever it comes,
+	// so it is checked before the clock: a crash after the deadline is
+	// not a loss on time. Stopping the player ends the engine's process
+	// group, children included.
 	switch {
+	case errors.Is(err, uci.ErrExited):
+		p.stop()
+		g.lose(side, TermAbandoned, fmt.Sprintf("%s engine crashed: %v", name, err))
+		return nil
+	case errors.Is(err, uci.ErrClosedOutput):
+		p.stop()
+		g.lose(side, TermAbandoned, fmt.Sprintf("%s engine closed its output: %v", name, err))
+		return nil
 	case late > 0 && elapsed > late:
 		if err != nil {
 			p.stop()

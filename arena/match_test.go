@@ -224,6 +224,9 @@ func TestEngineFailures(t *testing.T) {
 			[2]int{6, 7}, ErrorCounts{Crashes: 2}},
 		{"hang", `["-mode", "hang", "-after", "2"]`, "{movetime: 100ms}", TermTimeForfeit, "loses on time",
 			[2]int{2, 3}, ErrorCounts{TimeForfeits: 2}},
+		// Dies after its deadline: a crash, not a loss on time.
+		{"crash after the deadline", `["-mode", "latecrash", "-late", "450ms", "-after", "2"]`, "{movetime: 100ms}", TermAbandoned, "engine crashed",
+			[2]int{2, 3}, ErrorCounts{Crashes: 2}},
 		{"late but alive", `["-mode", "late", "-late", "450ms", "-after", "2"]`, "{movetime: 100ms}", TermTimeForfeit, "loses on time",
 			[2]int{2, 3}, ErrorCounts{TimeForfeits: 2}},
 	}

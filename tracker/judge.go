@@ -203,20 +203,22 @@ func NewJudge(ctx context.Context, cfg JudgeConfig) (*Judge, error) {
 
 // start runs one Stockfish process and registers it for Close.
 func (j *Judge) start(ctx context.Context) (*uci.Client, error) {
-	c, err := uci.Start(ctx, uci.ClientConfig{
-		Command: j.path,
-		Options: map[string]string{
-			"Hash":    strconv.Itoa(j.cfg.HashMB),
-			"Threads": strconv.Itoa(j.cfg.Threads),
-		},
-	})
+	c, err := uci.Start(ctx, uci.ClientConfig{Command: j.path})
 	if err != nil {
 		return nil, fmt.Errorf("judge: start %s: %w", j.path, err)
 	}
+	// Options the engine has: a judge other than Stockfish may lack some.
 	// python-chess's analyse, which the thesis's script calls, turns the
 	// analysis mode on where the engine has one.
-	if j.cfg.Protocol == ProtocolThesis && c.HasOption("UCI_AnalyseMode") {
-		if err := c.SetOption(ctx, "UCI_AnalyseMode", "true"); err != nil {
+	opts := [][2]string{{"Hash", strconv.Itoa(j.cfg.HashMB)}, {"Threads", strconv.Itoa(j.cfg.Threads)}}
+	if j.cfg.Protocol == ProtocolThesis {
+		opts = append(opts, [2]string{"UCI_AnalyseMode", "true"})
+	}
+	for _, o := range opts {
+		if !c.HasOption(o[0]) {
+			continue
+		}
+		if err := c.SetOption(ctx, o[0], o[1]); err != nil {
 			c.Close()
 			return nil, fmt.Errorf("judge: %w", err)
 		}
@@ -303,28 +305,24 @@ func (j *Judge) EvaluateGame(ctx context.Context, startFEN string, moves []strin
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	evals := make([]Eval, len(positions))
-	errs := make([]error, len(positions))
+	var first error
+	var once sync.Once
 	var wg sync.WaitGroup
 	for i, pos := range positions {
 		wg.Go(func() {
-			evals[i], errs[i] = j.evaluate(ctx, pos)
-			if errs[i] != nil {
+			var err error
+			evals[i], err = j.evaluate(ctx, pos)
+			if err != nil {
+				// The first failure cancels the rest; report it, not the
+				// failures it caused.
+				once.Do(func() { first = fmt.Errorf("position %d of the game: %w", i, err) })
 				cancel()
 			}
 		})
 	}
 	wg.Wait()
-	for i, err := range errs {
-		// The first failure cancels the rest; report it, not the
-		// cancellations it caused.
-		if err != nil && !errors.Is(err, context.Canceled) {
-			return nil, fmt.Errorf("position %d of the game: %w", i, err)
-		}
-	}
-	for i, err := range errs {
-		if err != nil {
-			return nil, fmt.Errorf("position %d of the game: %w", i, err)
-		}
+	if first != nil {
+		return nil, first
 	}
 	return evals, nil
 }
@@ -465,16 +463,20 @@ func (j *Judge) searchOn(ctx context.Context, c *uci.Client, pos engines.Positio
 	defer cancel()
 	res, err := c.Search(sctx, pos, engines.Limits{Depth: j.cfg.Depth}, nil)
 	where := positionCommandText(pos)
-	if err != nil {
-		return Eval{}, fmt.Errorf("judge: evaluate %s: %w", where, err)
-	}
 	// A cancelled search returns what it had; a partial evaluation must
 	// neither be used nor cached.
-	if err := ctx.Err(); err != nil {
-		return Eval{}, err
+	if ctx.Err() != nil {
+		return Eval{}, ctx.Err()
 	}
 	if sctx.Err() != nil {
-		return Eval{}, fmt.Errorf("judge: evaluate %s: no answer to \"go depth %d\" within the judge timeout %v", where, j.cfg.Depth, j.cfg.Timeout)
+		why := "stopped"
+		if err != nil {
+			why = err.Error()
+		}
+		return Eval{}, fmt.Errorf("judge: evaluate %s: no answer to \"go depth %d\" within the judge timeout %v (%s)", where, j.cfg.Depth, j.cfg.Timeout, why)
+	}
+	if err != nil {
+		return Eval{}, fmt.Errorf("judge: evaluate %s: %w", where, err)
 	}
 	if res.Move == "" {
 		return Eval{}, fmt.Errorf("judge: %s answered %s with no move although the position is not terminal", j.name, where)

@@ -3,10 +3,13 @@ package tracker
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // readThesisFixture reads a fixture of testdata/thesis_judge.py: per ply the
@@ -86,4 +89,44 @@ func TestThesisProtocolReproducesListing(t *testing.T) {
 		t.Errorf("the position protocol agrees with the listing on every ply: the test cannot tell the protocols apart")
 	}
 	t.Logf("%d plies: %d differ between the protocols", len(moves), differ)
+}
+
+// hangingJudge writes a UCI engine that answers the handshake but never
+// "go" (it ignores "stop" too, busy in a child process of its group).
+func hangingJudge(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "hanging-judge")
+	script := `#!/bin/sh
+while read -r line; do
+  case "$line" in
+    uci) echo "id name never answers go"; echo uciok ;;
+    isready) echo readyok ;;
+    go*) sleep 3600 ;;
+  esac
+done
+`
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A judge that never answers "go depth N" costs two timeouts (the search,
+// then the retry on a restarted process) and fails the game, by either
+// protocol; it never hangs.
+func TestJudgeTimeoutRestartsThenFails(t *testing.T) {
+	for _, protocol := range []string{ProtocolPosition, ProtocolThesis} {
+		j, err := NewJudge(context.Background(), JudgeConfig{Command: hangingJudge(t), Protocol: protocol, Timeout: 100 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = j.EvaluateMoves(context.Background(), "", []string{"e2e4"})
+		j.Close()
+		if err == nil || !strings.Contains(err.Error(), `no answer to "go depth 12" within the judge timeout 100ms`) {
+			t.Errorf("%s: %v, want the timeout", protocol, err)
+		}
+		if !strings.Contains(fmt.Sprint(err), "after a restart") || j.Restarts() != 1 {
+			t.Errorf("%s: %d restarts (%v), want one restart and a retry", protocol, j.Restarts(), err)
+		}
+	}
 }

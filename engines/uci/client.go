@@ -249,7 +249,7 @@ func (c *Client) send(cmd string) error {
 	}
 	if _, err := io.WriteString(c.w, cmd+"\n"); err != nil {
 		if c.Exited() {
-			return fmt.Errorf("engine %s has exited (%s)", c.command, c.status())
+			return failed(ErrExited, "engine %s has exited (%s)", c.command, c.status())
 		}
 		return fmt.Errorf("engine %s: sending %q: %w", c.command, cmd, err)
 	}
@@ -278,6 +278,30 @@ func (c *Client) await(ctx context.Context, after, want string, timeout time.Dur
 	}
 }
 
+// Kinds of engine failure, for callers that tell them apart with errors.Is
+// (the arena records a crash, or an engine that closed its output, as
+// abandoned, never as a loss on time).
+var (
+	// ErrExited: the engine process died (crashed or quit).
+	ErrExited = errors.New("engine exited")
+	// ErrClosedOutput: the engine closed its output but its process was
+	// still running (it was then killed).
+	ErrClosedOutput = errors.New("engine closed its output")
+)
+
+// failure is an error message of a kind (ErrExited, ErrClosedOutput).
+type failure struct {
+	kind error
+	msg  string
+}
+
+func (f *failure) Error() string { return f.msg }
+func (f *failure) Unwrap() error { return f.kind }
+
+func failed(kind error, format string, args ...any) error {
+	return &failure{kind: kind, msg: fmt.Sprintf(format, args...)}
+}
+
 // exitError describes an engine whose output ended, waiting briefly for the
 // process so the exit status can be reported.
 func (c *Client) exitError(when string) error {
@@ -289,9 +313,9 @@ func (c *Client) exitError(when string) error {
 	case <-c.exited:
 	case <-time.After(exitWait):
 		c.kill()
-		return fmt.Errorf("engine %s closed its output %s (process killed)", c.command, when)
+		return failed(ErrClosedOutput, "engine %s closed its output %s (process killed)", c.command, when)
 	}
-	return fmt.Errorf("engine %s exited %s (%s)", c.command, when, c.status())
+	return failed(ErrExited, "engine %s exited %s (%s)", c.command, when, c.status())
 }
 
 func (c *Client) handshake(ctx context.Context) error {
@@ -442,7 +466,7 @@ func (c *Client) Search(ctx context.Context, pos engines.Position, lim engines.L
 	default:
 	}
 	if c.Exited() {
-		return engines.Result{}, fmt.Errorf("engine %s has exited (%s)", c.command, c.status())
+		return engines.Result{}, failed(ErrExited, "engine %s has exited (%s)", c.command, c.status())
 	}
 	if err := c.send(positionCommand(pos)); err != nil {
 		return engines.Result{}, err
@@ -538,7 +562,7 @@ func (c *Client) Search(ctx context.Context, pos engines.Position, lim engines.L
 			exited = nil
 			drain = time.After(100 * time.Millisecond)
 		case <-drain:
-			return engines.Result{}, fmt.Errorf("engine %s exited during search (%s) (%s)", c.command, goCmd, c.status())
+			return engines.Result{}, failed(ErrExited, "engine %s exited during search (%s) (%s)", c.command, goCmd, c.status())
 		}
 	}
 }
@@ -559,6 +583,10 @@ func (c *Client) Close() error {
 			case <-time.After(exitWait):
 			}
 		}
+		// Processes the engine started (a wrapper's child, a helper
+		// server) may outlive it, after a crash as after quit: end its
+		// whole process group.
+		c.kill()
 		c.cleanup()
 		<-c.readerDone
 	})

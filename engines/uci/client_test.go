@@ -2,6 +2,8 @@ package uci
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -280,6 +282,37 @@ func TestFakeCrashMidSearch(t *testing.T) {
 	if _, err := c.Search(context.Background(), engines.Position{}, engines.Limits{Depth: 5}, nil); err == nil || !strings.Contains(err.Error(), "exited") {
 		t.Errorf("Search after the crash: error %v, want one saying the engine exited", err)
 	}
+}
+
+// An engine that forked a child and crashed is reported as exited (not as
+// a timeout), and Close ends its whole process group: the child, which
+// held the engine's output open, is gone too.
+func TestFakeCrashLeavesNoChild(t *testing.T) {
+	c, err := fake(t, "fork", ClientConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	child := 0
+	_, err = c.Search(context.Background(), engines.Position{}, engines.Limits{Depth: 5}, func(in engines.Info) {
+		fmt.Sscanf(in.String, "child %d", &child)
+	})
+	if !errors.Is(err, ErrExited) || errors.Is(err, ErrClosedOutput) {
+		t.Fatalf("Search on a crashing engine: %v, want an error of kind ErrExited", err)
+	}
+	if child == 0 {
+		t.Fatal("the fake reported no child")
+	}
+	c.Close()
+	// SIGKILL is delivered at once, but the child is reaped by whoever
+	// adopted it; a zombie is gone as far as resources go.
+	for range 100 {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", child))
+		if err != nil || strings.Contains(string(stat), ") Z ") {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Errorf("the crashed engine's child %d still runs after Close", child)
 }
 
 func TestFakeIgnoresStop(t *testing.T) {

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fakeEngineArg as the first argument makes the test binary act as a fake
@@ -28,7 +30,13 @@ func TestMain(m *testing.M) {
 //	noisy:  writes to stderr and exits with status 7 right away
 //	slow:   sends bestmove only on "stop"; after ucinewgame it stops
 //	        answering isready
+//	fork:   on "go" starts a child (mode "child", which sleeps, holding
+//	        the engine's output open), reports its pid and exits with status 3
 func fakeEngine(mode string) int {
+	if mode == "child" {
+		time.Sleep(time.Hour)
+		return 0
+	}
 	if mode == "noisy" {
 		fmt.Fprintln(os.Stderr, "fake: cannot load network file")
 		return 7
@@ -66,6 +74,16 @@ func fakeEngine(mode string) int {
 		case "go":
 			say("info depth 1 score cp 10 nodes 20 pv e2e4")
 			if mode == "crash" {
+				return 3
+			}
+			if mode == "fork" {
+				child := exec.Command(os.Args[0], fakeEngineArg, "child")
+				child.Stdout, child.Stderr = os.Stdout, os.Stderr
+				if err := child.Start(); err != nil {
+					say("info string " + err.Error())
+					return 4
+				}
+				say(fmt.Sprintf("info string child %d", child.Process.Pid))
 				return 3
 			}
 		case "quit":

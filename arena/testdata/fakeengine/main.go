@@ -9,6 +9,7 @@
 //	crash    exits with status 3 on "go"
 //	hang     never answers "go" and ignores "stop"
 //	late     answers -late after "go" (ignoring "stop" until then)
+//	latecrash exits with status 3 -late after "go" (ignoring "stop")
 package main
 
 import (
@@ -24,7 +25,7 @@ import (
 )
 
 func main() {
-	mode := flag.String("mode", "normal", "normal, illegal, nomove, crash, hang or late")
+	mode := flag.String("mode", "normal", "normal, illegal, nomove, crash, hang, late or latecrash")
 	after := flag.Int("after", 0, "misbehave from this many plies into the game")
 	late := flag.Duration("late", 3*time.Second, "delay of the answer in -mode late")
 	spread := flag.Bool("spread", false, "vary the move with the ply instead of playing the first legal one")
@@ -74,6 +75,10 @@ func main() {
 					return
 				case "late":
 					time.Sleep(*late)
+				case "latecrash":
+					time.Sleep(*late)
+					fmt.Fprintln(os.Stderr, "fakeengine: crashing late as asked")
+					os.Exit(3)
 				case "nomove":
 					say("bestmove 0000")
 					continue
