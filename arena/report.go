@@ -26,6 +26,9 @@ func writeMatchConfig(w io.Writer, cfg *Config, date time.Time, games int, dir s
 	} else {
 		fmt.Fprintln(w, "Max Moves: none")
 	}
+	if cfg.GameEnd == GameEndFivefold {
+		fmt.Fprintln(w, "Game End: fivefold (no draw claimed: played on to fivefold repetition and 75 moves)")
+	}
 	fmt.Fprintf(w, "Openings: %s\n", openingsLine(cfg))
 	if s := cfg.SPRT; s != nil {
 		unit := "W-D-L"
@@ -37,8 +40,8 @@ func writeMatchConfig(w io.Writer, cfg *Config, date time.Time, games int, dir s
 	if cfg.Judge.Off {
 		fmt.Fprintln(w, "Stockfish Eval Depth: off (judge: off, no ACPL)")
 	} else {
-		fmt.Fprintf(w, "Stockfish Eval Depth: %d (judge: %s; %s; cap %d, mate score %d)\n",
-			cfg.Judge.Depth, JudgeTiming, cfg.Judge.Command, cfg.Judge.Cap, cfg.Judge.MateScore)
+		fmt.Fprintf(w, "Stockfish Eval Depth: %d (judge: %s; %s; %s protocol; cap %d, mate score %d)\n",
+			cfg.Judge.Depth, JudgeTiming, cfg.Judge.Command, cfg.Judge.Protocol, cfg.Judge.Cap, cfg.Judge.MateScore)
 	}
 	if models := modelFiles(cfg); len(models) > 0 {
 		fmt.Fprintf(w, "Model File: %s\n", strings.Join(models, ", "))

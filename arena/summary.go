@@ -65,9 +65,10 @@ type JudgeSummary struct {
 	Cap       int    `json:"cap,omitempty"`
 	MateScore int    `json:"mate_score,omitempty"`
 	Timing    string `json:"timing,omitempty"`
+	Protocol  string `json:"protocol,omitempty"` // tracker.ProtocolPosition or ProtocolThesis
 	// Evaluations is the number of Stockfish searches over JudgedPlies
-	// judged moves; EvalsPerPly is at most 1 because each position is
-	// evaluated once (the thesis's script needs 2 per ply).
+	// judged moves; EvalsPerPly is at most 1 with the position protocol,
+	// which evaluates each position once, and 2 with the thesis protocol.
 	Evaluations int     `json:"evaluations"`
 	JudgedPlies int     `json:"judged_plies"`
 	EvalsPerPly float64 `json:"evals_per_ply"`
@@ -205,7 +206,7 @@ func summarize(cfg *Config, dir string, started time.Time, planned int, games []
 	}
 	if !cfg.Judge.Off {
 		s.Judge = JudgeSummary{Enabled: true, Engine: cfg.Judge.Command, Depth: cfg.Judge.Depth,
-			Cap: cfg.Judge.Cap, MateScore: cfg.Judge.MateScore, Timing: JudgeTiming}
+			Cap: cfg.Judge.Cap, MateScore: cfg.Judge.MateScore, Timing: JudgeTiming, Protocol: cfg.Judge.Protocol}
 	}
 	index := map[string]int{}
 	type acc struct {
