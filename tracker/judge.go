@@ -30,7 +30,7 @@ type JudgeConfig struct {
 	HashMB  int `yaml:"hash" json:"hash_mb"`    // Stockfish Hash per process
 	Threads int `yaml:"threads" json:"threads"` // Stockfish Threads per process
 	// Protocol is how positions are put to Stockfish: ProtocolPosition or
-	// ProtocolThesis (see the package doc of judge_thesis.go's Judge methods).
+	// ProtocolThesis (see EvaluateMoves).
 	Protocol string `yaml:"protocol" json:"protocol"`
 	// Timeout bounds one search: a Stockfish that has not answered "go
 	// depth N" by then is stopped (killed if it ignores stop), restarted,
@@ -125,7 +125,9 @@ func (c JudgeConfig) Scoring() Scoring {
 }
 
 // Judge evaluates positions with a pool of Stockfish processes over UCI
-// ("go depth N"), each position once: results are cached by position (FEN
+// ("go depth N"). What follows describes ProtocolPosition, the default;
+// ProtocolThesis judges a game as the thesis's script did (see
+// evaluateThesis). With ProtocolPosition each position is evaluated once: results are cached by position (FEN
 // placement, side to move, castling rights and a capturable en passant
 // square; not the move counters), and concurrent requests for the same
 // position share one search. The position after a move is the position
