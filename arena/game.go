@@ -270,39 +270,10 @@ func (r *runner) playMove(ctx context.Context, g *game) error {
 	if res.Time > 0 && err == nil {
 		elapsed = res.Time
 	}
-	name := sideNames[side]
-	// A crash or closed output is the engine's failure whenever it comes,
-	// so it is checked before the clock: a crash after the deadline is
-	// not a loss on time. Stopping the player ends the engine's process
-	// group, children included.
-	switch {
-	case errors.Is(err, uci.ErrExited):
-		p.stop()
-		g.lose(side, TermAbandoned, fmt.Sprintf("%s engine crashed: %v", name, err))
-		return nil
-	case errors.Is(err, uci.ErrClosedOutput):
-		p.stop()
-		g.lose(side, TermAbandoned, fmt.Sprintf("%s engine closed its output: %v", name, err))
-		return nil
-	case late > 0 && elapsed > late:
-		if err != nil {
-			p.stop()
-		}
-		g.lose(side, TermTimeForfeit, fmt.Sprintf("%s loses on time (%.2fs, limit %.2fs with the time margin)", name, elapsed.Seconds(), late.Seconds()))
-		return nil
-	case err != nil:
-		crashed := !p.alive()
-		p.stop()
-		if crashed {
-			g.lose(side, TermAbandoned, fmt.Sprintf("%s engine crashed: %v", name, err))
-		} else {
-			g.lose(side, TermAbandoned, fmt.Sprintf("%s engine failed: %v", name, err))
-		}
-		return nil
-	case res.Move == "":
-		g.lose(side, TermIllegalMove, name+" makes no move")
+	if g.failed(side, p, res, err, elapsed, late) {
 		return nil
 	}
+	name := sideNames[side]
 	san, err := g.play(res.Move)
 	if err != nil {
 		g.lose(side, TermIllegalMove, fmt.Sprintf("%s makes an illegal move: %s", name, res.Move))
@@ -334,6 +305,41 @@ func (r *runner) playMove(ctx context.Context, g *game) error {
 		PeakMB:   mb(peak),
 	})
 	return nil
+}
+
+// failed ends the game when the side to move's search failed: a crash or
+// closed output is the engine's failure whenever it comes, so it is
+// checked before the clock (a crash after the deadline is not a loss on
+// time); then lateness, other errors and a missing move. Stopping the
+// player ends the engine's process group, children included.
+func (g *game) failed(side int, p *player, res engines.Result, err error, elapsed, late time.Duration) bool {
+	name := sideNames[side]
+	switch {
+	case errors.Is(err, uci.ErrExited):
+		p.stop()
+		g.lose(side, TermAbandoned, fmt.Sprintf("%s engine crashed: %v", name, err))
+	case errors.Is(err, uci.ErrClosedOutput):
+		p.stop()
+		g.lose(side, TermAbandoned, fmt.Sprintf("%s engine closed its output: %v", name, err))
+	case late > 0 && elapsed > late:
+		if err != nil {
+			p.stop()
+		}
+		g.lose(side, TermTimeForfeit, fmt.Sprintf("%s loses on time (%.2fs, limit %.2fs with the time margin)", name, elapsed.Seconds(), late.Seconds()))
+	case err != nil:
+		crashed := !p.alive()
+		p.stop()
+		if crashed {
+			g.lose(side, TermAbandoned, fmt.Sprintf("%s engine crashed: %v", name, err))
+		} else {
+			g.lose(side, TermAbandoned, fmt.Sprintf("%s engine failed: %v", name, err))
+		}
+	case res.Move == "":
+		g.lose(side, TermIllegalMove, name+" makes no move")
+	default:
+		return false
+	}
+	return true
 }
 
 func mb(bytes uint64) float64 { return float64(bytes) / (1 << 20) }
