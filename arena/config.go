@@ -171,14 +171,17 @@ func fmtSeconds(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
 }
 
-var tcRe = regexp.MustCompile(`^(?:(\d+)/)?(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?$`)
+var tcRe = regexp.MustCompile(`^(?:(\d+)/)?(?:(\d+):)?(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?$`)
 
-// ParseTimeControl parses "moves/seconds+increment" where "moves/" and
-// "+increment" are optional: "40/60+0.6", "60+0.6", "300".
+// ParseTimeControl parses "moves/time+increment" where "moves/" and
+// "+increment" are optional and the time is seconds or minutes:seconds, as
+// cutechess-cli and fastchess write it: "40/60+0.6", "40/1:00+0.6",
+// "60+0.6", "300", "5:00". (An unlimited clock, "inf", is the absence of a
+// time control; the config's tc key takes it.)
 func ParseTimeControl(s string) (TimeControl, error) {
 	m := tcRe.FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
-		return TimeControl{}, fmt.Errorf("%q is not a time control (expected moves/seconds+increment, e.g. \"40/60+0.6\", \"60+0.6\" or \"300\")", s)
+		return TimeControl{}, fmt.Errorf("%q is not a time control (expected moves/seconds+increment, e.g. \"40/60+0.6\", \"40/1:00+0.6\", \"60+0.6\" or \"300\")", s)
 	}
 	var tc TimeControl
 	if m[1] != "" {
@@ -187,20 +190,27 @@ func ParseTimeControl(s string) (TimeControl, error) {
 			return TimeControl{}, fmt.Errorf("%q: the number of moves must be at least 1", s)
 		}
 	}
-	base, _ := strconv.ParseFloat(m[2], 64)
+	base, _ := strconv.ParseFloat(m[3], 64)
+	if m[2] != "" {
+		if base >= 60 {
+			return TimeControl{}, fmt.Errorf("%q: the seconds after \"minutes:\" must be below 60", s)
+		}
+		minutes, _ := strconv.Atoi(m[2])
+		base += 60 * float64(minutes)
+	}
 	tc.Base = time.Duration(base * float64(time.Second))
 	if tc.Base <= 0 {
 		return TimeControl{}, fmt.Errorf("%q: the base time must be positive", s)
 	}
-	if m[3] != "" {
-		inc, _ := strconv.ParseFloat(m[3], 64)
+	if m[4] != "" {
+		inc, _ := strconv.ParseFloat(m[4], 64)
 		tc.Inc = time.Duration(inc * float64(time.Second))
 	}
 	return tc, nil
 }
 
-// Duration is a time.Duration that YAML writes as "1.5s" and reads as a Go
-// duration or a plain number of seconds.
+// Duration is a time.Duration that YAML writes and reads as a Go duration
+// ("1.5s").
 type Duration time.Duration
 
 // D returns the value as a time.Duration.
@@ -211,15 +221,13 @@ func (d Duration) String() string { return time.Duration(d).String() }
 // MarshalYAML writes the duration in Go syntax.
 func (d Duration) MarshalYAML() (any, error) { return d.String(), nil }
 
-// ParseDuration accepts Go durations ("1s", "250ms", "1m30s") and plain
-// numbers of seconds ("1", "0.5").
+// ParseDuration accepts Go durations ("1s", "250ms", "1m30s") and "0". A
+// number without a unit is an error: "movetime: 100" meant 100 s to the
+// config but 100 ms to most users.
 func ParseDuration(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		if f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
-			return 0, fmt.Errorf("%q is not a non-negative number of seconds", s)
-		}
-		return time.Duration(f * float64(time.Second)), nil
+	if f, err := strconv.ParseFloat(s, 64); err == nil && f != 0 {
+		return 0, fmt.Errorf("%q has no unit: add a unit, e.g. 100ms or 1s", s)
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
@@ -720,7 +728,7 @@ func (d *decoder) limits(n *yaml.Node, path string) (*limitsSpec, error) {
 			if s, err = d.scalar(v, kp, "a time control"); err != nil {
 				return err
 			}
-			if s == "0" || s == "" {
+			if s == "0" || s == "" || strings.EqualFold(s, "inf") {
 				l.TC = nil
 				return nil
 			}
