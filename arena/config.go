@@ -243,7 +243,9 @@ func ParseDuration(s string) (time.Duration, error) {
 type OpeningsConfig struct {
 	File  string `yaml:"file"`
 	Order string `yaml:"order"` // sequential or random
-	Plies int    `yaml:"plies"` // PGN books: the position after this many plies (0: all)
+	Plies int    `yaml:"plies"` // PGN and Polyglot books: the position after this many plies (0: all for PGN)
+	// Format is epd, pgn or polyglot; empty: by the file's extension.
+	Format string `yaml:"format,omitempty"`
 	Start int    `yaml:"start"` // 1-based: the first opening used, in the book's (or shuffled) order
 }
 
@@ -890,7 +892,7 @@ func (d *decoder) options(n *yaml.Node, path string) (map[string]string, map[str
 	return opts, nodes, nil
 }
 
-var openingKeys = []string{"file", "order", "plies", "start"}
+var openingKeys = []string{"file", "format", "order", "plies", "start"}
 
 func (d *decoder) openings(n *yaml.Node, path string) (*OpeningsConfig, error) {
 	o := &OpeningsConfig{Order: DefaultOpeningOrd, Start: 1}
@@ -903,6 +905,10 @@ func (d *decoder) openings(n *yaml.Node, path string) (*OpeningsConfig, error) {
 		case "order":
 			if o.Order, err = d.str(v, kp); err == nil && o.Order != "sequential" && o.Order != "random" {
 				err = d.errorf(v, kp, "%q is not an order (expected sequential or random)", o.Order)
+			}
+		case "format":
+			if o.Format, err = d.str(v, kp); err == nil && !slices.Contains([]string{FormatEPD, FormatPGN, FormatPolyglot}, o.Format) {
+				err = d.errorf(v, kp, "%q is not a book format (expected epd, pgn or polyglot)", o.Format)
 			}
 		case "plies":
 			var i int64
@@ -926,8 +932,11 @@ func (d *decoder) openings(n *yaml.Node, path string) (*OpeningsConfig, error) {
 		return nil, d.errorf(n, path+".file", "%v", err)
 	}
 	o.File = file
-	if o.Plies > 0 && !isPGN(file) {
-		return nil, d.errorf(keyNode(n, "plies"), path+".plies", "only for PGN books (%s is an EPD/FEN file, whose lines are the openings)", filepath.Base(file))
+	switch format := bookFormat(*o); {
+	case o.Plies > 0 && format == FormatEPD:
+		return nil, d.errorf(keyNode(n, "plies"), path+".plies", "only for PGN and Polyglot books (%s is an EPD/FEN file, whose lines are the openings)", filepath.Base(file))
+	case o.Plies == 0 && format == FormatPolyglot:
+		return nil, d.errorf(n, path+".plies", "missing: how many plies to follow the Polyglot book %s (e.g. plies: 8)", filepath.Base(file))
 	}
 	ops, err := LoadOpenings(*o)
 	if err != nil {
