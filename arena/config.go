@@ -244,9 +244,10 @@ type OpeningsConfig struct {
 	File  string `yaml:"file"`
 	Order string `yaml:"order"` // sequential or random
 	Plies int    `yaml:"plies"` // PGN and Polyglot books: the position after this many plies (0: all for PGN)
+	Start int    `yaml:"start"` // 1-based: the first opening used, in the book's (or shuffled) order
+
 	// Format is epd, pgn or polyglot; empty: by the file's extension.
 	Format string `yaml:"format,omitempty"`
-	Start int    `yaml:"start"` // 1-based: the first opening used, in the book's (or shuffled) order
 }
 
 // JudgeConfig configures the Stockfish judge that computes centipawn loss

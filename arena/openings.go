@@ -50,7 +50,6 @@ func LoadOpenings(cfg OpeningsConfig) ([]Opening, error) {
 	return ops, nil
 }
 
-
 func epdOpenings(f *os.File, name string) ([]Opening, error) {
 	var ops []Opening
 	sc := bufio.NewScanner(f)
