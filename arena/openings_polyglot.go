@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"arena/arena/book"
+	"arena/arena/book/polyglot"
 	"arena/engines/board"
 )
 
@@ -46,7 +46,7 @@ func polyglotOpenings(cfg OpeningsConfig) ([]Opening, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := book.ReadPolyglot(f, cfg.File)
+	b, err := polyglot.Read(f, cfg.File)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"arena/arena/book"
+	"arena/arena/book/polyglot"
 	"arena/engines/board"
 )
 
@@ -24,7 +24,7 @@ func TestPolyglotOpenings(t *testing.T) {
 		}
 		sq := func(s string) uint16 { return uint16(s[0]-'a') | uint16(s[1]-'1')<<3 }
 		var e [16]byte
-		binary.BigEndian.PutUint64(e[:], book.PolyglotKey(p))
+		binary.BigEndian.PutUint64(e[:], polyglot.Key(p))
 		binary.BigEndian.PutUint16(e[8:], sq(to)|sq(from)<<6)
 		binary.BigEndian.PutUint16(e[10:], weight)
 		data = append(data, e[:]...)

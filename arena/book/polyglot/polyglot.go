@@ -1,4 +1,7 @@
-package book
+// Package polyglot reads Polyglot opening books (.bin): the position keys,
+// the book moves of a position, and the lines of book moves from a position
+// to a depth, which the arena's openings: loader takes as openings.
+package polyglot
 
 import (
 	"encoding/binary"
@@ -11,48 +14,48 @@ import (
 )
 
 // A Polyglot book (.bin) is a sequence of 16-byte entries sorted by key,
-// all fields big-endian: the position's Zobrist key (PolyglotKey), a move,
+// all fields big-endian: the position's Zobrist key (Key), a move,
 // a weight and 32 bits of learning data that nothing here uses. The move's
 // bits are: 0-2 to file, 3-5 to rank, 6-8 from file, 9-11 from rank, 12-14
 // promotion (0 none, 1 knight, 2 bishop, 3 rook, 4 queen). Castling is
 // written as the king taking its own rook (e1h1 for e1g1).
-const polyglotEntrySize = 16
+const entrySize = 16
 
-// PolyglotEntry is one entry of a Polyglot book.
-type PolyglotEntry struct {
+// Entry is one entry of a Polyglot book.
+type Entry struct {
 	Key    uint64
 	Move   uint16
 	Weight uint16
 	Learn  uint32
 }
 
-// Polyglot is a Polyglot opening book in memory, its entries sorted by key.
-type Polyglot struct {
-	entries []PolyglotEntry
+// Book is a Polyglot opening book in memory, its entries sorted by key.
+type Book struct {
+	entries []Entry
 }
 
-// BookMove is a move a book gives for a position, in UCI notation.
-type BookMove struct {
+// Move is a move a book gives for a position, in UCI notation.
+type Move struct {
 	UCI    string
 	Weight int
 }
 
-// ReadPolyglot reads a whole Polyglot book; name is for errors.
-func ReadPolyglot(r io.Reader, name string) (*Polyglot, error) {
+// Read reads a whole Polyglot book; name is for errors.
+func Read(r io.Reader, name string) (*Book, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if len(data)%polyglotEntrySize != 0 {
+	if len(data)%entrySize != 0 {
 		return nil, fmt.Errorf("%s: %d bytes is not a whole number of 16-byte Polyglot entries (is it a Polyglot .bin book?)", name, len(data))
 	}
 	if len(data) == 0 {
 		return nil, fmt.Errorf("%s: no entries", name)
 	}
-	b := &Polyglot{entries: make([]PolyglotEntry, len(data)/polyglotEntrySize)}
+	b := &Book{entries: make([]Entry, len(data)/entrySize)}
 	for i := range b.entries {
-		e := data[i*polyglotEntrySize:]
-		b.entries[i] = PolyglotEntry{
+		e := data[i*entrySize:]
+		b.entries[i] = Entry{
 			Key:    binary.BigEndian.Uint64(e),
 			Move:   binary.BigEndian.Uint16(e[8:]),
 			Weight: binary.BigEndian.Uint16(e[10:]),
@@ -61,7 +64,7 @@ func ReadPolyglot(r io.Reader, name string) (*Polyglot, error) {
 	}
 	// Books are written sorted; sorting again costs little and makes a
 	// hand-made or concatenated book work too.
-	slices.SortStableFunc(b.entries, func(x, y PolyglotEntry) int {
+	slices.SortStableFunc(b.entries, func(x, y Entry) int {
 		switch {
 		case x.Key < y.Key:
 			return -1
@@ -77,24 +80,24 @@ func ReadPolyglot(r io.Reader, name string) (*Polyglot, error) {
 // (entries with weight 0 are kept: the caller decides). An entry whose move
 // is not legal in the position (a key collision or a broken book) is
 // skipped.
-func (b *Polyglot) Moves(p *board.Position) []BookMove {
-	key := PolyglotKey(p)
+func (b *Book) Moves(p *board.Position) []Move {
+	key := Key(p)
 	i := sort.Search(len(b.entries), func(i int) bool { return b.entries[i].Key >= key })
-	var out []BookMove
+	var out []Move
 	for ; i < len(b.entries) && b.entries[i].Key == key; i++ {
-		uci := polyglotUCI(p, b.entries[i].Move)
-		if _, err := p.ParseMove(uci); err != nil || slices.ContainsFunc(out, func(m BookMove) bool { return m.UCI == uci }) {
+		uci := decodeMove(p, b.entries[i].Move)
+		if _, err := p.ParseMove(uci); err != nil || slices.ContainsFunc(out, func(m Move) bool { return m.UCI == uci }) {
 			continue
 		}
-		out = append(out, BookMove{UCI: uci, Weight: int(b.entries[i].Weight)})
+		out = append(out, Move{UCI: uci, Weight: int(b.entries[i].Weight)})
 	}
-	slices.SortStableFunc(out, func(x, y BookMove) int { return y.Weight - x.Weight })
+	slices.SortStableFunc(out, func(x, y Move) int { return y.Weight - x.Weight })
 	return out
 }
 
-// polyglotUCI decodes an entry's move in position p into UCI notation,
+// decodeMove decodes an entry's move in position p into UCI notation,
 // turning the king-takes-rook castling into the king's two-square move.
-func polyglotUCI(p *board.Position, m uint16) string {
+func decodeMove(p *board.Position, m uint16) string {
 	from := board.NewSquare(int(m>>6&7), int(m>>9&7))
 	to := board.NewSquare(int(m&7), int(m>>3&7))
 	if pc := p.PieceAt(from); pc.Type() == board.King && from.File() == 4 && to.Rank() == from.Rank() {
@@ -112,12 +115,12 @@ func polyglotUCI(p *board.Position, m uint16) string {
 	return s
 }
 
-// PolyglotKey is the position's Zobrist key as Polyglot books define it:
+// Key is the position's Zobrist key as Polyglot books define it:
 // the XOR of a key for every piece on its square, for each castling right,
 // for the en passant file when a pawn of the side to move stands beside the
 // pawn that just advanced two squares (whether or not the capture is legal),
 // and for White to move.
-func PolyglotKey(p *board.Position) uint64 {
+func Key(p *board.Position) uint64 {
 	var key uint64
 	for sq := board.Square(0); sq < 64; sq++ {
 		pc := p.PieceAt(sq)
@@ -129,18 +132,18 @@ func PolyglotKey(p *board.Position) uint64 {
 		if pc.Color() == board.White {
 			kind++
 		}
-		key ^= polyglotRandom[64*kind+8*sq.Rank()+sq.File()]
+		key ^= random64[64*kind+8*sq.Rank()+sq.File()]
 	}
 	for i, c := range "KQkq" {
 		if slices.Contains([]rune(p.CastlingRights()), c) {
-			key ^= polyglotRandom[768+i]
+			key ^= random64[768+i]
 		}
 	}
 	if ep := p.EnPassant(); ep != board.NoSquare && epCapturable(p, ep) {
-		key ^= polyglotRandom[772+ep.File()]
+		key ^= random64[772+ep.File()]
 	}
 	if p.SideToMove() == board.White {
-		key ^= polyglotRandom[780]
+		key ^= random64[780]
 	}
 	return key
 }
@@ -161,8 +164,8 @@ func epCapturable(p *board.Position, ep board.Square) bool {
 	return false
 }
 
-// PolyglotLine is a line of book moves and the position it reaches.
-type PolyglotLine struct {
+// Line is a line of book moves and the position it reaches.
+type Line struct {
 	Moves []string // UCI
 	FEN   string
 }
@@ -174,12 +177,12 @@ type PolyglotLine struct {
 // out.
 // More than max lines is an error, so a large book with a deep cut fails
 // clearly instead of filling memory.
-func (b *Polyglot) Lines(start *board.Position, plies, max int) ([]PolyglotLine, error) {
-	var out []PolyglotLine
+func (b *Book) Lines(start *board.Position, plies, max int) ([]Line, error) {
+	var out []Line
 	reached := map[uint64]bool{}
 	var walk func(p *board.Position, moves []string, seen map[uint64]bool) error
 	walk = func(p *board.Position, moves []string, seen map[uint64]bool) error {
-		var next []BookMove
+		var next []Move
 		if len(moves) < plies {
 			for _, m := range b.Moves(p) {
 				if m.Weight > 0 {
@@ -188,7 +191,7 @@ func (b *Polyglot) Lines(start *board.Position, plies, max int) ([]PolyglotLine,
 			}
 		}
 		if len(next) == 0 {
-			k := PolyglotKey(p)
+			k := Key(p)
 			if reached[k] {
 				return nil // a transposition of a line already listed
 			}
@@ -196,14 +199,14 @@ func (b *Polyglot) Lines(start *board.Position, plies, max int) ([]PolyglotLine,
 			if len(out) == max {
 				return fmt.Errorf("more than %d lines of %d plies (lower plies)", max, plies)
 			}
-			out = append(out, PolyglotLine{Moves: slices.Clone(moves), FEN: p.FEN()})
+			out = append(out, Line{Moves: slices.Clone(moves), FEN: p.FEN()})
 			return nil
 		}
 		for _, m := range next {
 			q := p.Clone()
 			mv, _ := q.ParseMove(m.UCI) // Moves returns legal moves only
 			q.MakeMove(mv)
-			k := PolyglotKey(q)
+			k := Key(q)
 			if seen[k] {
 				continue
 			}
@@ -216,6 +219,6 @@ func (b *Polyglot) Lines(start *board.Position, plies, max int) ([]PolyglotLine,
 		}
 		return nil
 	}
-	err := walk(start, nil, map[uint64]bool{PolyglotKey(start): true})
+	err := walk(start, nil, map[uint64]bool{Key(start): true})
 	return out, err
 }

@@ -1,4 +1,4 @@
-package book
+package polyglot
 
 import (
 	"bytes"
@@ -37,7 +37,7 @@ func TestPolyglotKey(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := PolyglotKey(p); got != c.key {
+		if got := Key(p); got != c.key {
 			t.Errorf("after %q: key %016x, want %016x", c.moves, got, c.key)
 		}
 	}
@@ -45,7 +45,7 @@ func TestPolyglotKey(t *testing.T) {
 
 // entry is a book entry for the position after moves, written with the
 // encoding inverse to the reader's.
-func entry(t *testing.T, moves, uci string, weight uint16) PolyglotEntry {
+func entry(t *testing.T, moves, uci string, weight uint16) Entry {
 	t.Helper()
 	p, err := board.FromGame(startFEN, strings.Fields(moves))
 	if err != nil {
@@ -67,10 +67,10 @@ func entry(t *testing.T, moves, uci string, weight uint16) PolyglotEntry {
 	if pt := m.Promotion(); pt != board.NoPieceType {
 		v |= uint16(pt-board.Knight+1) << 12
 	}
-	return PolyglotEntry{Key: PolyglotKey(p), Move: v, Weight: weight}
+	return Entry{Key: Key(p), Move: v, Weight: weight}
 }
 
-func writeBook(t *testing.T, entries []PolyglotEntry) []byte {
+func writeBook(t *testing.T, entries []Entry) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	// Unsorted on purpose: the reader sorts.
@@ -88,8 +88,8 @@ func writeBook(t *testing.T, entries []PolyglotEntry) []byte {
 // testBook: from the start e4 (weight 10), d4 (5) and a2a3 (0: never
 // played); after e4 only e5; after e4 e5 Nf3; after d4 only d5. Castling
 // (O-O as e1h1) and a promotion are in positions of their own.
-func testBook(t *testing.T) []PolyglotEntry {
-	return []PolyglotEntry{
+func testBook(t *testing.T) []Entry {
+	return []Entry{
 		entry(t, "e2e4", "e7e5", 7),
 		entry(t, "", "d2d4", 5),
 		entry(t, "", "e2e4", 10),
@@ -102,17 +102,17 @@ func testBook(t *testing.T) []PolyglotEntry {
 }
 
 func TestPolyglotMoves(t *testing.T) {
-	b, err := ReadPolyglot(bytes.NewReader(writeBook(t, testBook(t))), "t.bin")
+	b, err := Read(bytes.NewReader(writeBook(t, testBook(t))), "t.bin")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
 		moves string
-		want  []BookMove
+		want  []Move
 	}{
-		{"", []BookMove{{"e2e4", 10}, {"d2d4", 5}, {"a2a3", 0}}},
-		{"e2e4", []BookMove{{"e7e5", 7}}},
-		{"e2e4 e7e5 g1f3 b8c6 f1c4 g8f6", []BookMove{{"e1g1", 9}, {"d2d3", 2}}}, // castling decoded from e1h1
+		{"", []Move{{"e2e4", 10}, {"d2d4", 5}, {"a2a3", 0}}},
+		{"e2e4", []Move{{"e7e5", 7}}},
+		{"e2e4 e7e5 g1f3 b8c6 f1c4 g8f6", []Move{{"e1g1", 9}, {"d2d3", 2}}}, // castling decoded from e1h1
 		{"g1f3", nil},
 	} {
 		p, err := board.FromGame(startFEN, strings.Fields(c.moves))
@@ -136,19 +136,19 @@ func TestPolyglotPromotion(t *testing.T) {
 		t.Fatal(err)
 	}
 	// a7a8 to queen: to a8 (file 0, rank 7), from a7 (0, 6), promotion 4.
-	raw := []PolyglotEntry{{Key: PolyglotKey(p), Move: 7<<3 | 6<<9 | 4<<12, Weight: 1}, {Key: PolyglotKey(p), Move: 7<<3 | 6<<9 | 1<<12, Weight: 2}}
-	b, err := ReadPolyglot(bytes.NewReader(writeBook(t, raw)), "p.bin")
+	raw := []Entry{{Key: Key(p), Move: 7<<3 | 6<<9 | 4<<12, Weight: 1}, {Key: Key(p), Move: 7<<3 | 6<<9 | 1<<12, Weight: 2}}
+	b, err := Read(bytes.NewReader(writeBook(t, raw)), "p.bin")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := b.Moves(p); !slices.Equal(got, []BookMove{{"a7a8n", 2}, {"a7a8q", 1}}) {
+	if got := b.Moves(p); !slices.Equal(got, []Move{{"a7a8n", 2}, {"a7a8q", 1}}) {
 		t.Errorf("promotions %v", got)
 	}
 }
 
 // Lines follows every move with a weight, heaviest first, to the cut.
-func TestPolyglotLines(t *testing.T) {
-	b, err := ReadPolyglot(bytes.NewReader(writeBook(t, testBook(t))), "t.bin")
+func TestLines(t *testing.T) {
+	b, err := Read(bytes.NewReader(writeBook(t, testBook(t))), "t.bin")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,11 +175,11 @@ func TestPolyglotLines(t *testing.T) {
 	}
 }
 
-func TestReadPolyglotErrors(t *testing.T) {
-	if _, err := ReadPolyglot(bytes.NewReader(make([]byte, 17)), "odd.bin"); err == nil || !strings.Contains(err.Error(), "odd.bin: 17 bytes is not a whole number of 16-byte Polyglot entries") {
+func TestReadErrors(t *testing.T) {
+	if _, err := Read(bytes.NewReader(make([]byte, 17)), "odd.bin"); err == nil || !strings.Contains(err.Error(), "odd.bin: 17 bytes is not a whole number of 16-byte Polyglot entries") {
 		t.Errorf("17 bytes: %v", err)
 	}
-	if _, err := ReadPolyglot(bytes.NewReader(nil), "empty.bin"); err == nil || !strings.Contains(err.Error(), "empty.bin: no entries") {
+	if _, err := Read(bytes.NewReader(nil), "empty.bin"); err == nil || !strings.Contains(err.Error(), "empty.bin: no entries") {
 		t.Errorf("empty: %v", err)
 	}
 	// A file written by the test, read back through the file system.
@@ -192,7 +192,7 @@ func TestReadPolyglotErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if b, err := ReadPolyglot(f, path); err != nil || len(b.entries) != len(testBook(t)) {
+	if b, err := Read(f, path); err != nil || len(b.entries) != len(testBook(t)) {
 		t.Errorf("read back: %v", err)
 	}
 }

@@ -1,11 +1,11 @@
-package book
+package polyglot
 
-// polyglotRandom is the Polyglot book format's table of 781 Zobrist keys
+// random64 is the Polyglot book format's table of 781 Zobrist keys
 // (public-domain data from the format's specification): 768 for a piece of
 // each of 12 kinds on each square, 4 for the castling rights, 8 for the en
 // passant file and 1 for White to move. TestPolyglotKey checks the keys the
 // specification lists for known positions.
-var polyglotRandom = [781]uint64{
+var random64 = [781]uint64{
 	0x9D39247E33776D41, 0x2AF7398005AAA5C7, 0x44DB015024623547, 0x9C15F73E62A76AE2,
 	0x75834465489C0C89, 0x3290AC3A203001BF, 0x0FBBAD1F61042279, 0xE83A908FF2FB60CA,
 	0x0D7E765D58755C10, 0x1A083822CEAFE02D, 0x9605D5F0E25EC3B0, 0xD021FF5CD13A2ED5,
