@@ -10,43 +10,12 @@ import (
 	"gonum.org/v1/plot/plotter"
 )
 
-// z95 is the two-sided 95% quantile of the normal distribution.
-const z95 = 1.959964
-
-// gameTotal is one game's sum of a per-move quantity (centipawn loss,
-// nodes) over an engine's moves, and the number of those moves.
-type gameTotal struct{ sum, n float64 }
-
-// pooledMean is the per-move mean pooled over games, Σsum/Σn, and the
-// half-width of its 95% interval with games as the units (the delta method
-// for a ratio of sums): the moves of one game are not independent, so
-// treating them as such would make 2 games look like 100 samples. The
-// half-width is NaN with fewer than 2 games.
-func pooledMean(games []gameTotal) (mean, half float64) {
-	var sum, n float64
-	for _, g := range games {
-		sum, n = sum+g.sum, n+g.n
-	}
-	if n == 0 {
-		return math.NaN(), math.NaN()
-	}
-	mean = sum / n
-	k := float64(len(games))
-	if k < 2 {
-		return mean, math.NaN()
-	}
-	var ss float64
-	for _, g := range games {
-		d := g.sum - mean*g.n
-		ss += d * d
-	}
-	return mean, z95 * math.Sqrt(k/(k-1)*ss) / n
-}
-
-// engineMoves sums an engine's moves of a run per game: the centipawn loss
-// of its judged moves and the nodes of all of them.
-func engineMoves(r *Run, engine string) (cpl, nodes []gameTotal) {
-	type acc struct{ cpl, nodes gameTotal }
+// engineMoves sums an engine's moves of a run per game (the clusters of
+// ratioInterval: the moves of one game are not independent, so 2 games must
+// not look like 100 samples): the centipawn loss of its judged moves and the
+// nodes of all of them.
+func engineMoves(r *Run, engine string) (cpl, nodes []clusterSum) {
+	type acc struct{ cpl, nodes clusterSum }
 	byGame := map[int]*acc{}
 	var order []int
 	for _, m := range r.Moves {

@@ -2,29 +2,11 @@ package report
 
 import (
 	"image/color"
-	"math"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/plotter"
 )
-
-// The pooled mean of games' sums, and its 95% interval with games as the
-// units, worked by hand: games (10 over 2 moves), (30 over 2), (20 over 1):
-// mean 60/5 = 12; residuals 10-24 = -14, 30-24 = 6, 20-12 = 8; Σ² = 296;
-// half = 1.959964·sqrt(3/2·296)/5 = 8.2598.
-func TestPooledMean(t *testing.T) {
-	m, half := pooledMean([]gameTotal{{10, 2}, {30, 2}, {20, 1}})
-	if m != 12 || math.Abs(half-1.959964*math.Sqrt(1.5*296)/5) > 1e-12 || math.Abs(half-8.2598) > 1e-4 {
-		t.Errorf("pooledMean = %v ± %v, want 12 ± 8.2598", m, half)
-	}
-	if m, half := pooledMean([]gameTotal{{10, 2}}); m != 5 || !math.IsNaN(half) {
-		t.Errorf("one game: %v ± %v, want 5 and no interval", m, half)
-	}
-	if m, _ := pooledMean(nil); !math.IsNaN(m) {
-		t.Errorf("no games: %v", m)
-	}
-}
 
 // Twelve lines get twelve different colours.
 func TestPaletteDistinct(t *testing.T) {
