@@ -173,14 +173,17 @@ func fmtSeconds(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
 }
 
-var tcRe = regexp.MustCompile(`^(?:(\d+)/)?(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?$`)
+var tcRe = regexp.MustCompile(`^(?:(\d+)/)?(?:(\d+):)?(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?$`)
 
-// ParseTimeControl parses "moves/seconds+increment" where "moves/" and
-// "+increment" are optional: "40/60+0.6", "60+0.6", "300".
+// ParseTimeControl parses "moves/time+increment" where "moves/" and
+// "+increment" are optional and the time is seconds or minutes:seconds, as
+// cutechess-cli and fastchess write it: "40/60+0.6", "40/1:00+0.6",
+// "60+0.6", "300", "5:00". (An unlimited clock, "inf", is the absence of a
+// time control; the config's tc key takes it.)
 func ParseTimeControl(s string) (TimeControl, error) {
 	m := tcRe.FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
-		return TimeControl{}, fmt.Errorf("%q is not a time control (expected moves/seconds+increment, e.g. \"40/60+0.6\", \"60+0.6\" or \"300\")", s)
+		return TimeControl{}, fmt.Errorf("%q is not a time control (expected moves/seconds+increment, e.g. \"40/60+0.6\", \"40/1:00+0.6\", \"60+0.6\" or \"300\")", s)
 	}
 	var tc TimeControl
 	if m[1] != "" {
@@ -189,20 +192,27 @@ func ParseTimeControl(s string) (TimeControl, error) {
 			return TimeControl{}, fmt.Errorf("%q: the number of moves must be at least 1", s)
 		}
 	}
-	base, _ := strconv.ParseFloat(m[2], 64)
+	base, _ := strconv.ParseFloat(m[3], 64)
+	if m[2] != "" {
+		if base >= 60 {
+			return TimeControl{}, fmt.Errorf("%q: the seconds after \"minutes:\" must be below 60", s)
+		}
+		minutes, _ := strconv.Atoi(m[2])
+		base += 60 * float64(minutes)
+	}
 	tc.Base = time.Duration(base * float64(time.Second))
 	if tc.Base <= 0 {
 		return TimeControl{}, fmt.Errorf("%q: the base time must be positive", s)
 	}
-	if m[3] != "" {
-		inc, _ := strconv.ParseFloat(m[3], 64)
+	if m[4] != "" {
+		inc, _ := strconv.ParseFloat(m[4], 64)
 		tc.Inc = time.Duration(inc * float64(time.Second))
 	}
 	return tc, nil
 }
 
-// Duration is a time.Duration that YAML writes as "1.5s" and reads as a Go
-// duration or a plain number of seconds.
+// Duration is a time.Duration that YAML writes and reads as a Go duration
+// ("1.5s").
 type Duration time.Duration
 
 // D returns the value as a time.Duration.
@@ -213,15 +223,13 @@ func (d Duration) String() string { return time.Duration(d).String() }
 // MarshalYAML writes the duration in Go syntax.
 func (d Duration) MarshalYAML() (any, error) { return d.String(), nil }
 
-// ParseDuration accepts Go durations ("1s", "250ms", "1m30s") and plain
-// numbers of seconds ("1", "0.5").
+// ParseDuration accepts Go durations ("1s", "250ms", "1m30s") and "0". A
+// number without a unit is an error: "movetime: 100" meant 100 s to the
+// config but 100 ms to most users.
 func ParseDuration(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		if f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
-			return 0, fmt.Errorf("%q is not a non-negative number of seconds", s)
-		}
-		return time.Duration(f * float64(time.Second)), nil
+	if f, err := strconv.ParseFloat(s, 64); err == nil && f != 0 {
+		return 0, fmt.Errorf("%q has no unit: add a unit, e.g. 100ms or 1s", s)
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
@@ -237,8 +245,11 @@ func ParseDuration(s string) (time.Duration, error) {
 type OpeningsConfig struct {
 	File  string `yaml:"file"`
 	Order string `yaml:"order"` // sequential or random
-	Plies int    `yaml:"plies"` // PGN books: the position after this many plies (0: all)
+	Plies int    `yaml:"plies"` // PGN and Polyglot books: the position after this many plies (0: all for PGN)
 	Start int    `yaml:"start"` // 1-based: the first opening used, in the book's (or shuffled) order
+
+	// Format is epd, pgn or polyglot; empty: by the file's extension.
+	Format string `yaml:"format,omitempty"`
 }
 
 // JudgeConfig is the judge: section: the tracker's judge configuration (one
@@ -713,7 +724,7 @@ func (d *decoder) limits(n *yaml.Node, path string) (*limitsSpec, error) {
 			if s, err = d.scalar(v, kp, "a time control"); err != nil {
 				return err
 			}
-			if s == "0" || s == "" {
+			if s == "0" || s == "" || strings.EqualFold(s, "inf") {
 				l.TC = nil
 				return nil
 			}
@@ -875,7 +886,7 @@ func (d *decoder) options(n *yaml.Node, path string) (map[string]string, map[str
 	return opts, nodes, nil
 }
 
-var openingKeys = []string{"file", "order", "plies", "start"}
+var openingKeys = []string{"file", "format", "order", "plies", "start"}
 
 func (d *decoder) openings(n *yaml.Node, path string) (*OpeningsConfig, error) {
 	o := &OpeningsConfig{Order: DefaultOpeningOrd, Start: 1}
@@ -888,6 +899,10 @@ func (d *decoder) openings(n *yaml.Node, path string) (*OpeningsConfig, error) {
 		case "order":
 			if o.Order, err = d.str(v, kp); err == nil && o.Order != "sequential" && o.Order != "random" {
 				err = d.errorf(v, kp, "%q is not an order (expected sequential or random)", o.Order)
+			}
+		case "format":
+			if o.Format, err = d.str(v, kp); err == nil && !slices.Contains([]string{FormatEPD, FormatPGN, FormatPolyglot}, o.Format) {
+				err = d.errorf(v, kp, "%q is not a book format (expected epd, pgn or polyglot)", o.Format)
 			}
 		case "plies":
 			var i int64
@@ -911,8 +926,11 @@ func (d *decoder) openings(n *yaml.Node, path string) (*OpeningsConfig, error) {
 		return nil, d.errorf(n, path+".file", "%v", err)
 	}
 	o.File = file
-	if o.Plies > 0 && !isPGN(file) {
-		return nil, d.errorf(keyNode(n, "plies"), path+".plies", "only for PGN books (%s is an EPD/FEN file, whose lines are the openings)", filepath.Base(file))
+	switch format := bookFormat(*o); {
+	case o.Plies > 0 && format == FormatEPD:
+		return nil, d.errorf(keyNode(n, "plies"), path+".plies", "only for PGN and Polyglot books (%s is an EPD/FEN file, whose lines are the openings)", filepath.Base(file))
+	case o.Plies == 0 && format == FormatPolyglot:
+		return nil, d.errorf(n, path+".plies", "missing: how many plies to follow the Polyglot book %s (e.g. plies: 8)", filepath.Base(file))
 	}
 	ops, err := LoadOpenings(*o)
 	if err != nil {

@@ -115,7 +115,21 @@ func TestConfigErrors(t *testing.T) {
 		{"openings start zero", "openings: {file: " + exampleBookPath + ", start: 0}\nlimits: {depth: 1}\n" + twoEngines,
 			[]string{`x.yaml:1: openings.start: 0 is too small (expected at least 1)`}},
 		{"plies for an EPD book", "openings:\n  file: " + exampleBookPath + "\n  plies: 4\nlimits: {depth: 1}\n" + twoEngines,
-			[]string{`x.yaml:3: openings.plies: only for PGN books (example.epd is an EPD/FEN file`}},
+			[]string{`x.yaml:3: openings.plies: only for PGN and Polyglot books (example.epd is an EPD/FEN file`}},
+		{"openings format", "openings: {file: " + exampleBookPath + ", format: ctg}\nlimits: {depth: 1}\n" + twoEngines,
+			[]string{`x.yaml:1: openings.format: "ctg" is not a book format (expected epd, pgn or polyglot)`}},
+		{"polyglot without plies", "openings: {file: " + exampleBookPath + ", format: polyglot}\nlimits: {depth: 1}\n" + twoEngines,
+			[]string{`x.yaml:1: openings.plies: missing: how many plies to follow the Polyglot book example.epd`}},
+		{"polyglot book of text", "openings: {file: " + exampleBookPath + ", format: polyglot, plies: 2}\nlimits: {depth: 1}\n" + twoEngines,
+			[]string{`x.yaml:1: openings.file: `, `is not a whole number of 16-byte Polyglot entries`}},
+		{"movetime without a unit", "limits:\n  movetime: 100\n" + twoEngines,
+			[]string{`x.yaml:2: limits.movetime: "100" has no unit: add a unit, e.g. 100ms or 1s`}},
+		{"time_margin without a unit", "time_margin: 0.5\nlimits: {depth: 1}\n" + twoEngines,
+			[]string{`x.yaml:1: time_margin: "0.5" has no unit: add a unit, e.g. 100ms or 1s`}},
+		{"tc with seconds past a minute", "limits: {tc: \"1:75\"}\n" + twoEngines,
+			[]string{`x.yaml:1: limits.tc: "1:75": the seconds after "minutes:" must be below 60`}},
+		{"tc inf and nothing else", "limits: {tc: inf}\n" + twoEngines,
+			[]string{`has no limits`}},
 		{"sweep not a mapping", "sweep: [1, 2]\nlimits: {depth: 1}\n" + twoEngines,
 			[]string{`x.yaml:1: sweep: expected a mapping of one key to a list of values`}},
 		{"sweep of two keys", "sweep: {games: [1], max_moves: [2]}\nlimits: {depth: 1}\n" + twoEngines,
@@ -157,7 +171,7 @@ func TestConfigErrors(t *testing.T) {
 }
 
 func TestConfigDefaultsAndRoundTrip(t *testing.T) {
-	cfg, err := Parse("configs/demo.yaml", []byte("limits: {movetime: 0.5}\n"+twoEngines))
+	cfg, err := Parse("configs/demo.yaml", []byte("limits: {movetime: 500ms}\n"+twoEngines))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +191,7 @@ func TestConfigDefaultsAndRoundTrip(t *testing.T) {
 		t.Errorf("defaults: got %+v, want %+v", got, want)
 	}
 	if cfg.Engines[0].Limits.MoveTime.D() != 500*time.Millisecond {
-		t.Errorf("plain number of seconds: movetime = %v, want 500ms", cfg.Engines[0].Limits.MoveTime)
+		t.Errorf("movetime = %v, want 500ms", cfg.Engines[0].Limits.MoveTime)
 	}
 	if cfg.Engines[1].Engine != UCIEngine || cfg.Engines[1].Name != "B" {
 		t.Errorf("engine with only a command: %+v, want engine uci", cfg.Engines[1])
@@ -239,14 +253,19 @@ func TestParseTimeControl(t *testing.T) {
 		in   string
 		want TimeControl
 		err  bool
-	}{
+	}{ // String() gives back in, written in seconds
 		{"40/60+0.6", TimeControl{40, 60 * time.Second, 600 * time.Millisecond}, false},
 		{"60+0.6", TimeControl{0, 60 * time.Second, 600 * time.Millisecond}, false},
 		{"300", TimeControl{0, 300 * time.Second, 0}, false},
 		{"0.5+0.01", TimeControl{0, 500 * time.Millisecond, 10 * time.Millisecond}, false},
 		{"0/60", TimeControl{}, true},
 		{"40/", TimeControl{}, true},
-		{"1:30", TimeControl{}, true},
+		{"1:30", TimeControl{0, 90 * time.Second, 0}, false},
+		{"40/1:00+0.6", TimeControl{40, 60 * time.Second, 600 * time.Millisecond}, false},
+		{"0:05+0.05", TimeControl{0, 5 * time.Second, 50 * time.Millisecond}, false},
+		{"1:60", TimeControl{}, true},
+		{"1:", TimeControl{}, true},
+		{"inf", TimeControl{}, true},
 		{"0", TimeControl{}, true},
 	}
 	for _, tt := range tests {
@@ -254,7 +273,7 @@ func TestParseTimeControl(t *testing.T) {
 		if (err != nil) != tt.err || got != tt.want {
 			t.Errorf("ParseTimeControl(%q) = %+v, %v; want %+v, error %v", tt.in, got, err, tt.want, tt.err)
 		}
-		if err == nil && got.String() != tt.in {
+		if err == nil && got.String() != tt.in && !strings.Contains(tt.in, ":") {
 			t.Errorf("TimeControl(%q).String() = %q", tt.in, got.String())
 		}
 	}
@@ -268,8 +287,10 @@ func TestParseDuration(t *testing.T) {
 	}{
 		{"1s", time.Second, false},
 		{"250ms", 250 * time.Millisecond, false},
-		{"1.5", 1500 * time.Millisecond, false},
-		{"2", 2 * time.Second, false},
+		{"1.5", 0, true},
+		{"2", 0, true},
+		{"100", 0, true},
+		{"0", 0, false},
 		{"1m30s", 90 * time.Second, false},
 		{"-1", 0, true},
 		{"-1s", 0, true},
@@ -398,7 +419,7 @@ engines:
 	if l := cfg.Sweep.Configs[1].Engines[0].Limits; l.Nodes != 500 || l.Depth != 0 {
 		t.Errorf("setting 2 limits %+v, want nodes 500 only", l)
 	}
-	cfg, err = Parse("x/sw.yaml", []byte("sweep: {limits.movetime: [0.5, 2s]}\n"+twoEngines))
+	cfg, err = Parse("x/sw.yaml", []byte("sweep: {limits.movetime: [500ms, 2s]}\n"+twoEngines))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,15 +24,19 @@ type Opening struct {
 // other extension: a FEN per line, opcodes after the four position fields
 // ignored except id) or a PGN file (.pgn, read with the tracker's PGN
 // reader: the position after the first cfg.Plies plies of each game's main
-// line, all of them when Plies is 0).
+// line, all of them when Plies is 0), or a Polyglot book (.bin or format
+// polyglot; see polyglotOpenings).
 func LoadOpenings(cfg OpeningsConfig) ([]Opening, error) {
+	if bookFormat(cfg) == FormatPolyglot {
+		return polyglotOpenings(cfg)
+	}
 	f, err := os.Open(cfg.File)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	var ops []Opening
-	if isPGN(cfg.File) {
+	if bookFormat(cfg) == FormatPGN {
 		ops, err = pgnOpenings(f, cfg.File, cfg.Plies)
 	} else {
 		ops, err = epdOpenings(f, cfg.File)
@@ -45,9 +49,6 @@ func LoadOpenings(cfg OpeningsConfig) ([]Opening, error) {
 	}
 	return ops, nil
 }
-
-// isPGN reports whether a book is read as PGN (by its extension).
-func isPGN(file string) bool { return strings.EqualFold(filepath.Ext(file), ".pgn") }
 
 func epdOpenings(f *os.File, name string) ([]Opening, error) {
 	var ops []Opening

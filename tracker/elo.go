@@ -97,10 +97,16 @@ type estimate struct {
 // normalizes the Elo: v itself for games, 2v for pairs (fastchess's
 // scoreToNeloDiff; a pair's score is the mean of two games, so a game's
 // variance is twice the pair's when the games are independent).
+//
+// A perfect score has no variance, so the normal interval would be the single
+// point ±Inf; the finite end is then the exact binomial one instead: n units
+// all won are at least as likely as 2.5% only when the true score is at least
+// 0.025^(1/n), so Elo > scoreToElo(0.025^(1/n)) (+28.4 for 6 games won), and
+// symmetrically for all lost.
 func estimateScore(s, v, n, pv float64) estimate {
 	margin := z95 * math.Sqrt(v/n)
 	nelo := func(x float64) float64 { return (x - 0.5) / math.Sqrt(pv) * neloPerT }
-	return estimate{
+	e := estimate{
 		elo:      scoreToElo(s),
 		eloLow:   scoreToElo(s - margin),
 		eloHigh:  scoreToElo(s + margin),
@@ -109,6 +115,14 @@ func estimateScore(s, v, n, pv float64) estimate {
 		neloHigh: nelo(s + margin),
 		los:      (1 - math.Erf(-(s-0.5)/math.Sqrt(2*v/n))) / 2,
 	}
+	tail := math.Pow((1-0.95)/2, 1/n)
+	switch {
+	case s >= 1:
+		e.eloLow = scoreToElo(tail)
+	case s <= 0:
+		e.eloHigh = scoreToElo(1 - tail)
+	}
+	return e
 }
 
 // scoreToElo is -400·log10(1/s - 1), with the limits ±Inf at s ≥ 1 and s ≤ 0
@@ -123,13 +137,33 @@ func scoreToElo(s float64) float64 {
 	return -400 * math.Log10(1/s-1)
 }
 
-// String formats the result as "Elo +88.7 [-39.6, +248.2] LOS 91.1% draws 25.0% (20 games)".
+// String formats the result as "Elo +88.7 [-39.6, +248.2] LOS 91.1% draws
+// 25.0% (20 games)", or "Elo > +28.6 (all won) ..." when the score is perfect.
 func (r EloResult) String() string {
 	if r.Games == 0 {
 		return "Elo n/a (no games)"
 	}
-	return fmt.Sprintf("Elo %s [%s, %s] LOS %s draws %.1f%% (%d games)",
-		fmtElo(r.Elo), fmtElo(r.EloLow), fmtElo(r.EloHigh), fmtPercent(r.LOS), 100*r.DrawRatio, r.Games)
+	return fmt.Sprintf("Elo %s LOS %s draws %.1f%% (%d games)",
+		fmtEstimate(r.Elo, r.EloLow, r.EloHigh), fmtPercent(r.LOS), 100*r.DrawRatio, r.Games)
+}
+
+// fmtEstimate formats Elo with its 95% interval without printing an
+// infinity: "+88.7 [-39.6, +248.2]", "+381.7 [+159.0, unbounded]" when the
+// interval has no upper end, "> +28.6 (all won)" when the score is perfect.
+func fmtEstimate(elo, low, high float64) string {
+	end := func(x float64) string {
+		if math.IsInf(x, 0) {
+			return "unbounded"
+		}
+		return fmtElo(x)
+	}
+	switch {
+	case math.IsInf(elo, 1):
+		return fmt.Sprintf("> %s (all won)", fmtElo(low))
+	case math.IsInf(elo, -1):
+		return fmt.Sprintf("< %s (all lost)", fmtElo(high))
+	}
+	return fmt.Sprintf("%s [%s, %s]", fmtElo(elo), end(low), end(high))
 }
 
 // Report is the statistics as `arena elo --wdl` prints them, one
@@ -150,7 +184,14 @@ func writeEstimateLines(b *strings.Builder, elo, eloLow, eloHigh, nelo, neloLow,
 		fmt.Fprintf(b, "%-11s %s ± %s (95%%: %s to %s)\n", name,
 			fmtSigned(x, 2), fmtError((hi-lo)/2), fmtSigned(lo, 2), fmtSigned(hi, 2))
 	}
-	line("Elo", elo, eloLow, eloHigh)
+	switch {
+	case math.IsInf(elo, 1):
+		fmt.Fprintf(b, "%-11s > %s (all won; 95%% lower bound)\n", "Elo", fmtSigned(eloLow, 2))
+	case math.IsInf(elo, -1):
+		fmt.Fprintf(b, "%-11s < %s (all lost; 95%% upper bound)\n", "Elo", fmtSigned(eloHigh, 2))
+	default:
+		line("Elo", elo, eloLow, eloHigh)
+	}
 	line("nElo", nelo, neloLow, neloHigh)
 	fmt.Fprintf(b, "%-11s %s\n", "LOS", fmtPercentDigits(los, 2))
 }

@@ -91,18 +91,22 @@ func TestEloByHand(t *testing.T) {
 
 func TestEloEdgeCases(t *testing.T) {
 	// All wins: the score is 1 without variance: Elo and nElo unbounded,
-	// LOS certain.
+	// LOS certain; the lower end is the exact binomial one, the score whose
+	// chance of 3 wins in 3 is 2.5%: 0.025^(1/3) = 0.29240, Elo -153.52.
 	r := Elo(3, 0, 0)
-	if !math.IsInf(r.Elo, 1) || !math.IsInf(r.EloLow, 1) || !math.IsInf(r.EloHigh, 1) || !math.IsInf(r.NElo, 1) {
-		t.Errorf("Elo(3,0,0) = %v [%v, %v] nElo %v, want +Inf everywhere", r.Elo, r.EloLow, r.EloHigh, r.NElo)
+	if !math.IsInf(r.Elo, 1) || !near(r.EloLow, -153.5227, 1e-3) || !math.IsInf(r.EloHigh, 1) || !math.IsInf(r.NElo, 1) {
+		t.Errorf("Elo(3,0,0) = %v [%v, %v] nElo %v, want +Inf [-153.52, +Inf]", r.Elo, r.EloLow, r.EloHigh, r.NElo)
+	}
+	if s := Elo(6, 0, 0).String(); s != "Elo > +28.4 (all won) LOS 100.0% draws 0.0% (6 games)" {
+		t.Errorf("Elo(6,0,0).String() = %q", s)
 	}
 	if r.LOS != 1 {
 		t.Errorf("LOS(3,0,0) = %v, want 1", r.LOS)
 	}
 	// 9-0-1: the upper score bound 1.086 is past 1: unbounded above only.
 	r = Elo(9, 0, 1)
-	if !math.IsInf(r.EloHigh, 1) || !near(r.EloLow, 158.98518382465204, 1e-6) {
-		t.Errorf("Elo(9,0,1) interval = [%v, %v], want [158.985, +Inf]", r.EloLow, r.EloHigh)
+	if !math.IsInf(r.EloHigh, 1) || !near(r.EloLow, 158.98518382465204, 1e-6) || !strings.Contains(r.String(), "[+159.0, unbounded]") {
+		t.Errorf("Elo(9,0,1) interval = [%v, %v] %q, want [158.985, +Inf]", r.EloLow, r.EloHigh, r)
 	}
 	// All draws: no variance, nElo and LOS undefined; Elo exactly 0.
 	r = Elo(0, 4, 0)
@@ -115,7 +119,7 @@ func TestEloEdgeCases(t *testing.T) {
 		t.Errorf("Elo(0,0,0) = %+v %q", r, r.String())
 	}
 	// All losses.
-	if r := Elo(0, 0, 2); !math.IsInf(r.Elo, -1) || !math.IsInf(r.NElo, -1) || r.LOS != 0 || !strings.Contains(r.String(), "-inf") {
+	if r := Elo(0, 0, 2); !math.IsInf(r.Elo, -1) || !math.IsInf(r.NElo, -1) || r.LOS != 0 || !strings.HasPrefix(r.String(), "Elo < +290.5 (all lost)") {
 		t.Errorf("Elo(0,0,2) = %+v %q, want -Inf and LOS 0", r, r.String())
 	}
 	// A negative count is no record.

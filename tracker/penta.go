@@ -75,6 +75,11 @@ type PentaResult struct {
 	NEloLow  float64 `json:"nelo_low"`
 	NEloHigh float64 `json:"nelo_high"`
 	LOS      float64 `json:"los"`
+	// FewPairs is set when, with fewer than MinPentaPairs pairs, the pair
+	// variance was raised to that of independent games (counting a DD pair
+	// as a win and a loss, the wider reading), so the interval is never
+	// narrower than the games alone justify.
+	FewPairs bool `json:"few_pairs,omitempty"`
 }
 
 // EloPenta computes the statistics of pentanomial pair counts. Non-finite
@@ -102,10 +107,27 @@ func EloPenta(p Penta) PentaResult {
 		d := pentaScores[i] - s
 		v += float64(x) / n * d * d
 	}
+	if r.Pairs < MinPentaPairs {
+		// The pair variance of a handful of pairs is mostly luck (two WD
+		// pairs have none at all); never claim more than the games would
+		// tell if they were independent: a game's variance over two.
+		wins := float64(2*p.WW + p.WD + p.DD)
+		draws := float64(p.LD + p.WD)
+		losses := float64(2*p.LL + p.LD + p.DD)
+		game := (wins*(1-s)*(1-s) + draws*(0.5-s)*(0.5-s) + losses*s*s) / (2 * n)
+		if game/2 > v {
+			v, r.FewPairs = game/2, true
+		}
+	}
 	r.Score = s
 	r.setEstimate(estimateScore(s, v, n, 2*v))
 	return r
 }
+
+// MinPentaPairs is the number of pairs below which the pentanomial variance
+// is not trusted to be smaller than independent games' (see
+// PentaResult.FewPairs).
+const MinPentaPairs = 10
 
 // pentaScores is a pair's score (points/2) for LL, LD, DD, WD, WW.
 var pentaScores = [5]float64{0, 0.25, 0.5, 0.75, 1}
@@ -127,8 +149,11 @@ func (r PentaResult) String() string {
 	if r.Pairs == 0 {
 		return "Elo n/a (no pairs)"
 	}
-	return fmt.Sprintf("Elo %s [%s, %s] LOS %s (%d pairs)",
-		fmtElo(r.Elo), fmtElo(r.EloLow), fmtElo(r.EloHigh), fmtPercent(r.LOS), r.Pairs)
+	few := ""
+	if r.FewPairs {
+		few = ", too few for the pair variance: interval as for independent games"
+	}
+	return fmt.Sprintf("Elo %s LOS %s (%d pairs%s)", fmtEstimate(r.Elo, r.EloLow, r.EloHigh), fmtPercent(r.LOS), r.Pairs, few)
 }
 
 // Report is the statistics as `arena elo --penta` prints them (see
@@ -158,12 +183,13 @@ func (r PentaResult) MarshalJSON() ([]byte, error) {
 		NEloLow  *float64 `json:"nelo_low"`
 		NEloHigh *float64 `json:"nelo_high"`
 		LOS      *float64 `json:"los"`
+		FewPairs bool     `json:"few_pairs,omitempty"`
 		Text     string   `json:"text"`
 	}
 	return json.Marshal(plain{
 		Counts: r.Counts, Pairs: r.Pairs, Games: r.Games, Score: finite(r.Score),
 		Elo: finite(r.Elo), EloLow: finite(r.EloLow), EloHigh: finite(r.EloHigh),
 		NElo: finite(r.NElo), NEloLow: finite(r.NEloLow), NEloHigh: finite(r.NEloHigh),
-		LOS: finite(r.LOS), Text: r.String(),
+		LOS: finite(r.LOS), FewPairs: r.FewPairs, Text: r.String(),
 	})
 }

@@ -73,9 +73,9 @@ func TestEloPentaEdgeCases(t *testing.T) {
 		t.Errorf("negative count: %+v, want NaN", r)
 	}
 	// Only 1-point pairs: score ½ without variance.
-	r = EloPenta(Penta{DD: 7})
-	if r.Elo != 0 || !math.IsNaN(r.NElo) || !math.IsNaN(r.LOS) || r.Games != 14 {
-		t.Errorf("all DD: %+v, want Elo 0, nElo and LOS NaN, 14 games", r)
+	r = EloPenta(Penta{DD: 12})
+	if r.Elo != 0 || !math.IsNaN(r.NElo) || !math.IsNaN(r.LOS) || r.Games != 24 || r.FewPairs {
+		t.Errorf("all DD: %+v, want Elo 0, nElo and LOS NaN, 24 games", r)
 	}
 	r = EloPenta(Penta{WW: 3})
 	if !math.IsInf(r.Elo, 1) || r.LOS != 1 {
@@ -88,6 +88,36 @@ func TestEloPentaEdgeCases(t *testing.T) {
 	if !strings.Contains(string(b), `"elo":null`) || !strings.Contains(string(b), `"counts":{"ll":0,"ld":0,"dd":0,"wd":0,"ww":3}`) ||
 		!strings.Contains(string(b), `"los":1`) {
 		t.Errorf("JSON %s: want elo null, the counts and los 1", b)
+	}
+}
+
+// With few pairs the pair variance is not trusted below independent games':
+// two WD pairs (no pair variance at all) get the interval of the four games
+// W 2 D 2 as independent games, the same as the trinomial one.
+func TestEloPentaFewPairs(t *testing.T) {
+	p := EloPenta(Penta{WD: 2})
+	g := Elo(2, 2, 0)
+	if !p.FewPairs || p.EloLow >= p.Elo || !near(p.EloLow, g.EloLow, 1e-9) || !near(p.EloHigh, g.EloHigh, 1e-9) {
+		t.Errorf("2 WD pairs: %s (%v), trinomial %s: want the same interval", p, p.FewPairs, g)
+	}
+	if !strings.Contains(p.String(), "too few") {
+		t.Errorf("String %q does not say the pairs are too few", p)
+	}
+	// Never narrower than the trinomial interval on few pairs, whatever the
+	// DD pairs were.
+	for _, c := range []Penta{{WD: 1}, {DD: 1, WD: 1}, {LD: 1, WD: 1}, {LL: 1, WW: 2, DD: 3}} {
+		p := EloPenta(c)
+		wins, losses := 2*c.WW+c.WD, 2*c.LL+c.LD
+		for _, decisive := range []int{0, c.DD} {
+			g := Elo(wins+decisive, c.LD+c.WD+2*(c.DD-decisive), losses+decisive)
+			if p.EloHigh-p.EloLow < g.EloHigh-g.EloLow-1e-9 {
+				t.Errorf("%+v: penta %s narrower than trinomial %s", c, p, g)
+			}
+		}
+	}
+	// Enough pairs: the pair variance stands even where it is smaller.
+	if r := EloPenta(Penta{DD: 8, WD: 4}); r.FewPairs {
+		t.Errorf("12 pairs: %s, want the pentanomial variance", r)
 	}
 }
 

@@ -1,6 +1,7 @@
 package tracker
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,11 +24,10 @@ type PairRecord struct {
 
 // Rating is one player's fitted rating.
 //
-// Elo is relative to the anchor (0). It is +Inf when the player is above the
-// anchor with no finite maximum-likelihood difference (it scored against
-// players that lead to the anchor, and no result leads back: e.g. it won
-// every game), -Inf in the opposite case, and NaN when the games do not
-// compare it with the anchor at all. SE and the interval are then NaN too.
+// Elo is relative to the anchor (0). It is always finite (see FitRatings
+// for results that have no finite maximum-likelihood fit) except NaN when the
+// games do not compare the player with the anchor at all; SE and the
+// interval are then NaN too.
 type Rating struct {
 	Name   string  `json:"name"`
 	Elo    float64 `json:"elo"`
@@ -40,15 +40,28 @@ type Rating struct {
 
 // Ratings is the result of FitRatings.
 type Ratings struct {
-	Anchor     string   `json:"anchor"`
-	Method     string   `json:"method"`
-	Iterations int      `json:"iterations"` // Newton steps of the fit
-	Players    []Rating `json:"players"`    // in the order given to FitRatings
+	Anchor     string `json:"anchor"`
+	Method     string `json:"method"`
+	Iterations int    `json:"iterations"` // Newton steps of the fit
+	// Prior is the number of virtual draws added to each pairing (0 or
+	// PriorDraws; see FitRatings).
+	Prior   int      `json:"prior_draws,omitempty"`
+	Players []Rating `json:"players"` // in the order given to FitRatings
 }
 
 // RatingsMethod describes the model and the error bars (Ratings.Method).
 const RatingsMethod = "maximum likelihood, logistic (Bradley-Terry) with draws as half points; " +
 	"95% intervals from the sandwich covariance"
+
+// RatingsMethodPrior is Ratings.Method when the prior was needed.
+const RatingsMethodPrior = "maximum a posteriori, logistic (Bradley-Terry) with draws as half points " +
+	"and 2 virtual draws per pairing (the results alone leave some rating unbounded); " +
+	"95% intervals from the sandwich covariance"
+
+// PriorDraws is the number of virtual draws added to every pairing that
+// played when the maximum-likelihood fit is unbounded, BayesElo's default
+// prior.
+const PriorDraws = 2.0
 
 // FitRatings fits logistic (Bradley-Terry) ratings to every game by maximum
 // likelihood, one player held at 0 as the anchor.
@@ -73,9 +86,16 @@ const RatingsMethod = "maximum likelihood, logistic (Bradley-Terry) with draws a
 // ends instead, which is not symmetric).
 //
 // A finite maximum exists only among players who are strongly connected by
-// scoring: i → j when i scored a point or half against j. Players in the
-// anchor's strongly connected component are fitted on the games among them;
-// the others are ±Inf or NaN (see Rating).
+// scoring: i → j when i scored a point or half against j. When some player
+// who met the anchor's group is outside it (the anchor won every game, say),
+// the maximum-likelihood ratings would be ±Inf and every such player tied
+// there, whatever they scored among themselves. The fit then adds BayesElo's
+// default prior, PriorDraws virtual draws to every pairing that played (also
+// counted in the sandwich covariance as half points), which keeps each
+// rating finite and orders players by their results: with the anchor winning
+// all, a player with 4 of 6 points ranks above one with ½. Ratings.Prior and
+// Method say so; without the need the fit is the plain maximum likelihood.
+// Players not compared with the anchor by any games stay NaN (see Rating).
 func FitRatings(players []string, records []PairRecord, anchor string) (Ratings, error) {
 	n := len(players)
 	index := make(map[string]int, n)
@@ -123,6 +143,21 @@ func FitRatings(players []string, records []PairRecord, anchor string) (Ratings,
 		}
 	}
 
+	if !bounded(reachability(points), games, a) {
+		// Some player is ±Inf: add the prior's virtual draws to every
+		// pairing so that all ratings are finite and ordered by results.
+		out.Prior = PriorDraws
+		out.Method = RatingsMethodPrior
+		for i := range players {
+			for j := range players {
+				if i != j && games[i][j] > 0 {
+					games[i][j] += PriorDraws
+					points[i][j] += PriorDraws / 2
+					squares[i][j] += PriorDraws / 4
+				}
+			}
+		}
+	}
 	reach := reachability(points)
 	var free []int // the anchor's component, without the anchor
 	for i := range players {
@@ -133,18 +168,8 @@ func FitRatings(players []string, records []PairRecord, anchor string) (Ratings,
 			r.Elo, r.SE, r.Low, r.High = 0, 0, 0, 0
 		case up && down:
 			free = append(free, i)
-		case up:
-			r.Elo = math.Inf(1)
-		case down:
-			r.Elo = math.Inf(-1)
-		default:
-			r.Elo = math.NaN()
-		}
-		if i != a && !(up && down) {
-			r.SE, r.Low, r.High = math.NaN(), r.Elo, r.Elo
-			if math.IsNaN(r.Elo) {
-				r.Low, r.High = math.NaN(), math.NaN()
-			}
+		default: // no games link i to the anchor (with the prior, bounded)
+			r.Elo, r.SE, r.Low, r.High = math.NaN(), math.NaN(), math.NaN(), math.NaN()
 		}
 	}
 	if len(free) == 0 {
@@ -166,6 +191,31 @@ func FitRatings(players []string, records []PairRecord, anchor string) (Ratings,
 		r.Low, r.High = r.Elo-z95*r.SE, r.Elo+z95*r.SE
 	}
 	return out, nil
+}
+
+// bounded reports whether every player who is compared with the anchor by
+// some chain of games has a finite maximum-likelihood rating (scoring leads
+// from them to the anchor and back).
+func bounded(reach [][]bool, games [][]float64, anchor int) bool {
+	n := len(games)
+	met := make([]bool, n) // connected to the anchor by games at all
+	met[anchor] = true
+	for changed := true; changed; {
+		changed = false
+		for i := range n {
+			for j := range n {
+				if met[i] && !met[j] && games[i][j] > 0 {
+					met[j], changed = true, true
+				}
+			}
+		}
+	}
+	for i := range n {
+		if met[i] && !(reach[i][anchor] && reach[anchor][i]) {
+			return false
+		}
+	}
+	return true
 }
 
 func newMatrix(n int) [][]float64 {
@@ -431,14 +481,37 @@ func (r Rating) MarshalJSON() ([]byte, error) {
 		Games: r.Games, Points: r.Points, Text: r.String()})
 }
 
-// String formats the rating as "+120.4 ± 45.1" (the 95% half-width), "+inf",
-// "-inf" or "n/a".
+// String formats the rating as "+120.4 ± 45.1" (the 95% half-width) or
+// "n/a".
 func (r Rating) String() string {
-	switch {
-	case math.IsNaN(r.Elo):
+	if math.IsNaN(r.Elo) || math.IsNaN(r.SE) {
 		return "n/a"
-	case math.IsInf(r.Elo, 0) || math.IsNaN(r.SE):
-		return fmtElo(r.Elo)
 	}
 	return fmt.Sprintf("%s ± %.1f", fmtElo(r.Elo), z95*r.SE)
+}
+
+// Ranked returns the players best first: by rating, ties and unrated (NaN)
+// players by points per game, unrated after rated ones.
+func (r Ratings) Ranked() []Rating {
+	out := slices.Clone(r.Players)
+	score := func(x Rating) float64 {
+		if x.Games == 0 {
+			return -1
+		}
+		return x.Points / float64(x.Games)
+	}
+	slices.SortStableFunc(out, func(x, y Rating) int {
+		xn, yn := math.IsNaN(x.Elo), math.IsNaN(y.Elo)
+		switch {
+		case xn != yn:
+			if xn {
+				return 1
+			}
+			return -1
+		case !xn && x.Elo != y.Elo:
+			return cmp.Compare(y.Elo, x.Elo)
+		}
+		return cmp.Compare(score(y), score(x))
+	})
+	return out
 }

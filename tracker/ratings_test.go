@@ -154,9 +154,9 @@ func TestRatingsScoreEquations(t *testing.T) {
 	}
 }
 
-// Without a finite maximum: a player who won every game is +inf above the
-// anchor, one who lost every game -inf, and players the games do not link to
-// the anchor are undefined. JSON writes them as null.
+// Without a finite maximum-likelihood fit (A won every game) the prior's
+// virtual draws keep every rating finite; players the games do not link to
+// the anchor are undefined, written as null in JSON.
 func TestRatingsUnbounded(t *testing.T) {
 	players := []string{"A", "B", "C", "D", "E"}
 	records := []PairRecord{
@@ -169,30 +169,75 @@ func TestRatingsUnbounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := rating(t, r, "A"); !math.IsInf(a.Elo, 1) || a.String() != "+inf" {
-		t.Errorf("A won every game: %v (%s), want +inf", a.Elo, a)
+	if r.Prior != PriorDraws || r.Method != RatingsMethodPrior {
+		t.Errorf("prior %d, method %q: want the virtual draws said", r.Prior, r.Method)
 	}
-	if c := rating(t, r, "C"); !near(c.Elo, 0, 1e-9) {
-		t.Errorf("C split with B: %v, want 0", c.Elo)
+	a, c := rating(t, r, "A"), rating(t, r, "C")
+	if math.IsInf(a.Elo, 0) || math.IsNaN(a.SE) || a.Elo <= c.Elo || a.Elo <= 0 {
+		t.Errorf("A won every game: %v ± %v, C %v: want finite and above B and C", a.Elo, a.SE, c.Elo)
+	}
+	if a.Points != 3 || a.Games != 3 {
+		t.Errorf("A's points %v/%d: the virtual draws must not be counted", a.Points, a.Games)
 	}
 	for _, name := range []string{"D", "E"} {
 		if x := rating(t, r, name); !math.IsNaN(x.Elo) || x.String() != "n/a" {
 			t.Errorf("%s never met the anchor's group: %v, want NaN", name, x.Elo)
 		}
 	}
-	r, err = FitRatings(players, records, "A")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b := rating(t, r, "B"); !math.IsInf(b.Elo, -1) {
-		t.Errorf("anchor A: B = %v, want -inf", b.Elo)
-	}
 	data, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(data), `{"name":"B","elo":null,"se":null,"elo_low":null,"elo_high":null,"games":4,"points":1,"text":"-inf"}`) {
-		t.Errorf("JSON of an unbounded rating: %s", data)
+	if !strings.Contains(string(data), `{"name":"D","elo":null,"se":null,"elo_low":null,"elo_high":null,"games":2,"points":1,"text":"n/a"}`) ||
+		strings.Contains(string(data), "inf") {
+		t.Errorf("JSON: %s", data)
+	}
+}
+
+// The anchor wins every game: the maximum-likelihood ratings of the others
+// would all be -inf and tie; with the prior they are finite and the player
+// who scored 3.5 of 6 ranks above the one with 0.5 of 6, whatever the
+// config order.
+func TestRatingsAnchorWinsAll(t *testing.T) {
+	records := []PairRecord{
+		{A: "A", B: "W", Wins: 2},
+		{A: "A", B: "S", Wins: 2},
+		{A: "S", B: "W", Wins: 3, Draws: 1},
+	}
+	r, err := FitRatings([]string{"A", "W", "S"}, records, "A")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranked := r.Ranked()
+	var names []string
+	for _, p := range ranked {
+		names = append(names, p.Name)
+		if math.IsInf(p.Elo, 0) || math.IsNaN(p.Elo) || math.IsNaN(p.SE) || strings.Contains(p.String(), "inf") {
+			t.Errorf("%s: %v (%s), want a finite rating", p.Name, p.Elo, p)
+		}
+	}
+	if strings.Join(names, " ") != "A S W" {
+		t.Errorf("ranked %v, want A S W", names)
+	}
+	if s, w := rating(t, r, "S"), rating(t, r, "W"); s.Points != 3.5 || w.Points != 0.5 || s.Elo >= 0 {
+		t.Errorf("S %v points at %v, W %v points: want 3.5 below the anchor, 0.5", s.Points, s.Elo, w.Points)
+	}
+}
+
+// Ranked breaks rating ties (and orders unrated players) by score.
+func TestRatingsRankedTies(t *testing.T) {
+	r := Ratings{Players: []Rating{
+		{Name: "x", Elo: math.NaN(), Games: 2, Points: 0},
+		{Name: "y", Elo: math.NaN(), Games: 2, Points: 2},
+		{Name: "z", Elo: 10, Games: 4, Points: 1},
+		{Name: "w", Elo: 10, Games: 4, Points: 3},
+	}}
+	var names []string
+	for _, p := range r.Ranked() {
+		names = append(names, p.Name)
+	}
+	if strings.Join(names, " ") != "w z y x" {
+		t.Errorf("ranked %v, want w z y x", names)
 	}
 }
 

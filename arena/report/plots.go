@@ -53,6 +53,10 @@ type Axis struct {
 	// Swept: x is the value of the swept key (the runs are the settings
 	// of one sweep over a numeric key other than a movetime).
 	Swept bool
+	// Limit is "nodes" or "depth" when x is that limit: every engine of
+	// every run is limited by it and none by time, so a time per move
+	// would only be the measured one, scattered.
+	Limit string
 }
 
 // Sweep groups the runs' engines by name: one series per engine, in order
@@ -71,6 +75,11 @@ func Sweep(runs []*Run) ([]Series, Axis) {
 				axis = Axis{Label: "time per move (s)"}
 				break
 			}
+		}
+	}
+	if !axis.Swept {
+		if l := commonLimit(runs); l != "" {
+			axis = Axis{Label: l + " limit", Limit: l}
 		}
 	}
 	sweeps := map[*SweepDir]bool{}
@@ -94,6 +103,8 @@ func Sweep(runs []*Run) ([]Series, Axis) {
 			p := Point{Run: r, Engine: e}
 			if d, ok := MoveTime(e); axis.Swept {
 				p.X = *r.Setting.X
+			} else if axis.Limit != "" {
+				p.X, _ = limitValue(e, axis.Limit)
 			} else if ok {
 				p.X = d.Seconds()
 			} else {
@@ -106,6 +117,36 @@ func Sweep(runs []*Run) ([]Series, Axis) {
 		sort.SliceStable(s.Points, func(a, b int) bool { return s.Points[a].X < s.Points[b].X })
 	}
 	return out, axis
+}
+
+// commonLimit is "nodes" or "depth" when every engine of every run has that
+// limit and no movetime or clock, "" otherwise.
+func commonLimit(runs []*Run) string {
+	for _, l := range []string{"nodes", "depth"} {
+		all := true
+		for _, r := range runs {
+			for _, e := range r.Summary.Engines {
+				_, ok := limitValue(e, l)
+				all = all && ok && !strings.Contains(e.Limits, "movetime ") && !strings.Contains(e.Limits, "tc ")
+			}
+		}
+		if all {
+			return l
+		}
+	}
+	return ""
+}
+
+// limitValue is the engine's nodes or depth limit from summary.json's
+// limits ("nodes 20000, depth 8").
+func limitValue(e arena.EngineSummary, name string) (float64, bool) {
+	for part := range strings.SplitSeq(e.Limits, ",") {
+		if v, found := strings.CutPrefix(strings.TrimSpace(part), name+" "); found {
+			x, err := strconv.ParseFloat(v, 64)
+			return x, err == nil
+		}
+	}
+	return 0, false
 }
 
 // Figure is one plot: what is drawn, independent of the output format.
@@ -123,7 +164,10 @@ type Figure struct {
 type Line struct {
 	Name   string
 	Points plotter.XYs
-	Color  int  // index into gonum's plotutil palette (and glyph shapes)
+	// Err is the half-width of each point's 95% interval, drawn as an
+	// error bar (NaN or missing: none).
+	Err    []float64
+	Color  int  // index into palette (and gonum's glyph shapes)
 	Dashed bool // e.g. the thesis's numbers beside ours
 }
 
@@ -140,17 +184,26 @@ func sweepFigures(prefix string, series []Series, axis Axis) []*Figure {
 	if axis.Swept {
 		caption, what = "x: the sweep's setting of "+axis.Label, axis.Label
 	}
+	if axis.Limit != "" {
+		caption, what = "x: the engine's "+axis.Limit+" limit", axis.Limit+" limit"
+	}
+	bars := " Bars: 95% intervals with games as the units."
 	acpl := &Figure{Name: prefix + "acpl-vs-time", Title: "ACPL vs " + what, XLabel: xLabel,
-		YLabel: "ACPL", Caption: caption + "; y: ACPL pooled over the engine's judged moves."}
+		YLabel: "ACPL", Caption: caption + "; y: ACPL pooled over the engine's judged moves." + bars}
 	nodes := &Figure{Name: prefix + "nodes-vs-time", Title: "Nodes vs " + what, XLabel: xLabel,
-		YLabel: "nodes per move", Caption: caption + "; y: mean nodes per move."}
+		YLabel: "nodes per move", Caption: caption + "; y: mean nodes per move." + bars}
 	for i, s := range series {
 		la, ln := Line{Name: s.Engine, Color: i}, Line{Name: s.Engine, Color: i}
 		for _, p := range s.Points {
+			cpl, nodes := engineMoves(p.Run, p.Engine.Name)
 			if p.Engine.ACPL != nil {
+				_, half := ratioInterval(cpl)
 				la.Points = append(la.Points, plotter.XY{X: p.X, Y: *p.Engine.ACPL})
+				la.Err = append(la.Err, half)
 			}
+			_, half := ratioInterval(nodes)
 			ln.Points = append(ln.Points, plotter.XY{X: p.X, Y: p.Engine.AvgNodes})
+			ln.Err = append(ln.Err, half)
 		}
 		if len(la.Points) > 0 {
 			acpl.Lines = append(acpl.Lines, la)
@@ -192,7 +245,8 @@ func anyMeasured(series []Series) bool {
 // judged, the mean centipawn loss at each ply over the run's games, one line
 // per engine.
 func runFigures(r *Run, slug string) []*Figure {
-	type acc struct{ time, cpl, n, judged float64 }
+	// One value per game at a ply: the games are independent samples.
+	type acc struct{ time, cpl []clusterSum }
 	per := map[string]map[int]*acc{}
 	judged := false
 	for _, m := range r.Moves {
@@ -204,19 +258,17 @@ func runFigures(r *Run, slug string) []*Figure {
 			a = &acc{}
 			per[m.Engine][m.Ply] = a
 		}
-		a.time += m.Time
-		a.n++
+		a.time = append(a.time, clusterSum{m.Time, 1})
 		if m.CPL != nil {
-			a.cpl += *m.CPL
-			a.judged++
+			a.cpl = append(a.cpl, clusterSum{*m.CPL, 1})
 			judged = true
 		}
 	}
 	name := r.Summary.Name
 	tf := &Figure{Name: slug + "-time-by-ply", Title: name + ": time per move by ply", XLabel: "ply",
-		YLabel: "time per move (s)", Caption: "Mean wall time (go to bestmove) at each ply over the run's games."}
+		YLabel: "time per move (s)", Caption: "Mean wall time (go to bestmove) at each ply over the run's games; bars: 95% intervals."}
 	cf := &Figure{Name: slug + "-cpl-by-ply", Title: name + ": centipawn loss by ply", XLabel: "ply",
-		YLabel: "centipawn loss", Caption: "Mean centipawn loss (the judge's) at each ply over the run's games."}
+		YLabel: "centipawn loss", Caption: "Mean centipawn loss (the judge's) at each ply over the run's games; bars: 95% intervals."}
 	for i, e := range r.Summary.Engines {
 		plies := make([]int, 0, len(per[e.Name]))
 		for p := range per[e.Name] {
@@ -226,9 +278,13 @@ func runFigures(r *Run, slug string) []*Figure {
 		lt, lc := Line{Name: e.Name, Color: i}, Line{Name: e.Name, Color: i}
 		for _, p := range plies {
 			a := per[e.Name][p]
-			lt.Points = append(lt.Points, plotter.XY{X: float64(p), Y: a.time / a.n})
-			if a.judged > 0 {
-				lc.Points = append(lc.Points, plotter.XY{X: float64(p), Y: a.cpl / a.judged})
+			t, th := ratioInterval(a.time)
+			lt.Points = append(lt.Points, plotter.XY{X: float64(p), Y: t})
+			lt.Err = append(lt.Err, th)
+			if len(a.cpl) > 0 {
+				c, ch := ratioInterval(a.cpl)
+				lc.Points = append(lc.Points, plotter.XY{X: float64(p), Y: c})
+				lc.Err = append(lc.Err, ch)
 			}
 		}
 		if len(lt.Points) > 0 {
@@ -270,7 +326,7 @@ func (f *Figure) plot() (*plot.Plot, plot.Legend, error) {
 		if err != nil {
 			return nil, legend, fmt.Errorf("plot %s, line %s: %w", f.Name, l.Name, err)
 		}
-		c := plotutil.Color(l.Color)
+		c := lineColor(l.Color)
 		line.Color = c
 		line.Width = vg.Points(1.5)
 		if l.Dashed {
@@ -281,7 +337,16 @@ func (f *Figure) plot() (*plot.Plot, plot.Legend, error) {
 		points.Radius = vg.Points(3)
 		p.Add(line, points)
 		legend.Add(l.Name, line, points)
+		bars, err := errorBars(l, f.LogY)
+		if err != nil {
+			return nil, legend, fmt.Errorf("plot %s, line %s: %w", f.Name, l.Name, err)
+		}
+		if bars != nil {
+			bars.Color = c
+			p.Add(bars)
+		}
 	}
+	p.X.Tick.Marker = valueTicks(distinctX(f.Lines, 8))
 	// Points would otherwise sit on the plot's edges (a single run's
 	// point on both). A log axis spans whole decades instead: gonum's log
 	// ticks run to the next power of ten and leave the space between

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"net/url"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"arena/arena"
-	"arena/tracker"
 )
 
 // Output files, in the report directory.
@@ -321,14 +319,7 @@ func ratingsTable(s *arena.Summary) *Table {
 	if s.Ratings == nil {
 		return nil
 	}
-	players := slices.Clone(s.Ratings.Players)
-	key := func(r tracker.Rating) float64 {
-		if math.IsNaN(r.Elo) {
-			return math.Inf(-1)
-		}
-		return r.Elo
-	}
-	slices.SortStableFunc(players, func(a, b tracker.Rating) int { return cmp.Compare(key(b), key(a)) })
+	players := s.Ratings.Ranked()
 	header := []string{"Rank", "Engine", "Elo ± 95%", "Interval", "Games", "Points", "Score %"}
 	t := &Table{Header: header, Right: rightFrom(2, len(header))}
 	t.Right[0] = true
@@ -350,15 +341,8 @@ func ratingsTable(s *arena.Summary) *Table {
 	return t
 }
 
-func fmtElo(x float64) string {
-	switch {
-	case math.IsInf(x, 1):
-		return "+inf"
-	case math.IsInf(x, -1):
-		return "-inf"
-	}
-	return fmt.Sprintf("%+.1f", x)
-}
+// fmtElo formats a rating, which FitRatings keeps finite.
+func fmtElo(x float64) string { return fmt.Sprintf("%+.1f", x) }
 
 func fmtPoints(p float64) string { return strings.TrimSuffix(fmt.Sprintf("%.1f", p), ".0") }
 

@@ -44,7 +44,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	fs.Var(opts, "option", "engine option `NAME=VALUE` (repeatable; 'arena engines' lists them)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: arena bench [ENGINE] [--depth N | --movetime D | --nodes N] [--option NAME=VALUE ...]")
-		fmt.Fprintf(stderr, "\nSearches %d fixed positions with a built-in engine (default %s) and prints\nnodes, time and nodes/s per position and in total (for mcts nodes are simulations).\nFor %s it times the value network instead: one position, and per position in\nbatches of 32 and 256 (needs --option model=FILE, takes no limits).\nbuilt-in engines: %s\n\n",
+		fmt.Fprintf(stderr, "\nSearches %d fixed positions with a built-in engine (default %s) and prints\nnodes, time and nodes/s per position and in total (for mcts nodes are simulations).\nFor %s it times the value network instead: one position, and per position in\nbatches of 32 and 256 (takes no limits; the shipped net unless --option model=FILE|builtin:NAME).\nbuilt-in engines: %s\n\n",
 			len(engines.BenchPositions), heuristic.Name, neural.Name, strings.Join(engines.Names(), ", "))
 		fs.PrintDefaults()
 	}
@@ -91,7 +91,11 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	}
 	defer e.Close()
 	if n, ok := e.(*neural.Engine); ok {
-		fmt.Fprintf(stdout, "engine %s, model %s\n", e.Name(), opts["model"])
+		model := opts["model"]
+		if model == "" {
+			model = defaultModel + " (the default)"
+		}
+		fmt.Fprintf(stdout, "engine %s, model %s\n", e.Name(), model)
 		if err := nn.Bench(stdout, n.Net()); err != nil {
 			fmt.Fprintf(stderr, "arena bench: %v\n", err)
 			return 1

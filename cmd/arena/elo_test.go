@@ -39,7 +39,7 @@ LLR         +1.13 (bounds -2.25, +2.89): continue
 `},
 		{[]string{"elo", "--wdl", "1000,1800,1200", "--sprt=0,10"}, "LLR         -9.42 (bounds -2.94, +2.94): H0 accepted\n"},
 		{[]string{"elo", "--wdl", "0,4,0"}, "Elo         +0.00 ± 0.00 (95%: +0.00 to +0.00)\nnElo        n/a ± n/a (95%: n/a to n/a)\nLOS         n/a\n"},
-		{[]string{"elo", "--wdl", "3,0,0"}, "Elo         +inf ± n/a (95%: +inf to +inf)\n"},
+		{[]string{"elo", "--wdl", "3,0,0"}, "Elo         > -153.52 (all won; 95% lower bound)\n"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer

@@ -11,7 +11,7 @@ import (
 
 func init() {
 	register("eval", command{
-		summary: "print the ValueNet value of positions (--model FILE, --fen FEN or --epd FILE)",
+		summary: "print the ValueNet value of positions (--fen FEN or --epd FILE; --model FILE|builtin:NAME)",
 		run:     runEval,
 	})
 }
@@ -19,11 +19,11 @@ func init() {
 func runEval(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	model := fs.String("model", "", "weight `FILE` (.safetensors or torch.save checkpoint)")
+	model := fs.String("model", defaultModel, modelHelp)
 	fen := fs.String("fen", "", "position to evaluate")
 	epd := fs.String("epd", "", "`FILE` of positions, one FEN or EPD line each")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: arena eval --model FILE (--fen FEN | --epd FILE)")
+		fmt.Fprintln(stderr, "usage: arena eval [--model FILE|builtin:NAME] (--fen FEN | --epd FILE)")
 		fmt.Fprintln(stderr, "\nPrints each position, a tab and its value in [-1, 1] (positive: good for White).")
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
@@ -34,10 +34,6 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(extra) > 0 {
 		fmt.Fprintf(stderr, "arena eval: unexpected argument %q (quote the FEN given with --fen)\n", extra[0])
-		return 2
-	}
-	if *model == "" {
-		fmt.Fprintln(stderr, "arena eval: --model FILE is required")
 		return 2
 	}
 	if (*fen == "") == (*epd == "") {
@@ -53,17 +49,21 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		fens = []string{*fen}
 	} else {
 		var err error
-		if fens, err = nn.ReadPositionsFile(*epd); err != nil {
+		if fens, err = readPositionsFile(*epd); err != nil {
 			fmt.Fprintf(stderr, "arena eval: --epd: %v\n", err)
 			return 2
 		}
 	}
-	net, _, err := nn.Load(*model)
+	w, _, err := readModel(*model)
+	var net *nn.Net
+	if err == nil {
+		net, err = nn.New(w)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "arena eval: %v\n", err)
 		return 1
 	}
-	if err := nn.WriteValues(stdout, net, fens); err != nil {
+	if err := writeValues(stdout, net, fens); err != nil {
 		fmt.Fprintf(stderr, "arena eval: %v\n", err)
 		return 2
 	}

@@ -58,6 +58,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
+	if args[0] == "--version" || args[0] == "-version" {
+		return printVersion(args[1:], stdout, stderr)
+	}
 	c, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "arena: unknown command %q\n\n", args[0])

@@ -4,8 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"arena/engines/nn"
+	"arena/engines/nn/nets"
 )
 
 func init() {
@@ -17,9 +19,10 @@ func init() {
 
 func runModel(args []string, stdout, stderr io.Writer) int {
 	usage := func() {
-		fmt.Fprintln(stderr, "usage: arena model info FILE")
+		fmt.Fprintln(stderr, "usage: arena model info [FILE|builtin:NAME]")
 		fmt.Fprintln(stderr, "       arena model convert [--training TEXT] IN.pt OUT.safetensors")
-		fmt.Fprintln(stderr, "\nFILE is a .safetensors file or a torch.save checkpoint (a state_dict or {m, g, best_wr}).")
+		fmt.Fprintln(stderr, "\nFILE is a .safetensors file or a torch.save checkpoint (a state_dict or {m, g, best_wr});")
+		fmt.Fprintf(stderr, "builtin:NAME a shipped net (%s). info without one describes %s.\n", strings.Join(names(nets.Prefix, nets.Names()), ", "), defaultModel)
 	}
 	if len(args) == 0 {
 		usage()
@@ -42,16 +45,22 @@ func runModel(args []string, stdout, stderr io.Writer) int {
 func modelInfo(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("model info", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprintln(stderr, "usage: arena model info FILE") }
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: arena model info [FILE|builtin:NAME] (default %s)\n", defaultModel)
+	}
 	files, code, ok := parseArgs(fs, args)
 	if !ok {
 		return code
 	}
-	if len(files) != 1 {
-		fmt.Fprintf(stderr, "arena model info: expected one FILE, got %d arguments\n", len(files))
+	if len(files) > 1 {
+		fmt.Fprintf(stderr, "arena model info: expected one FILE or builtin:NAME, got %d arguments\n", len(files))
 		return 2
 	}
-	if err := nn.Describe(stdout, files[0]); err != nil {
+	spec := defaultModel
+	if len(files) == 1 {
+		spec = files[0]
+	}
+	if err := describeModel(stdout, spec); err != nil {
 		fmt.Fprintf(stderr, "arena model info: %v\n", err)
 		return 1
 	}

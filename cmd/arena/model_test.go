@@ -25,7 +25,10 @@ func TestModelAndEvalCommands(t *testing.T) {
 		{[]string{"model", "info", nnTestdata + "valuenet_ckpt.pt"}, 0, "757,985 trainable", ""},
 		{[]string{"model", "convert", nnTestdata + "valuenet_ckpt.pt", st}, 0, "generation 3", ""},
 		{[]string{"model", "info", st}, 0, "valuenet_ckpt.pt\ntensors", ""},
-		{[]string{"model", "info"}, 2, "", "expected one FILE"},
+		{[]string{"model", "info"}, 0, "file                          builtin:selfplay\n", ""},
+		{[]string{"model", "info", "builtin:supervised"}, 0, "757,985 trainable", ""},
+		{[]string{"model", "info", "builtin:nope"}, 1, "", `no shipped net "builtin:nope" (expected one of selfplay, supervised)`},
+		{[]string{"model", "info", "a", "b"}, 2, "", "expected one FILE or builtin:NAME"},
 		{[]string{"model", "info", filepath.Join(dir, "none.pt")}, 1, "", filepath.Join(dir, "none.pt")},
 		{[]string{"model", "frobnicate"}, 2, "", `unknown subcommand "frobnicate"`},
 		{[]string{"model", "convert", "a.pt"}, 2, "", "expected IN and OUT"},
@@ -36,7 +39,15 @@ func TestModelAndEvalCommands(t *testing.T) {
 		{[]string{"eval", "--model", st, "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"}, 2, "", `"x": expected "w" or "b"`},
 		{[]string{"eval", "--model", filepath.Join(dir, "none.pt"), "--epd", epd}, 1, "", filepath.Join(dir, "none.pt")},
 		{[]string{"eval", "--model", st}, 2, "", "exactly one of --fen FEN and --epd FILE"},
-		{[]string{"eval", "--fen", "x"}, 2, "", "--model FILE is required"},
+		{[]string{"eval", "--fen", "x"}, 2, "", "--fen: "},
+		// Without --model the shipped self-play net, as the nn engine; by
+		// name any shipped net.
+		{[]string{"eval", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}, 0,
+			"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\t-0.020006", ""},
+		{[]string{"eval", "--model", "builtin:selfplay", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}, 0,
+			"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\t-0.020006", ""},
+		{[]string{"eval", "--model", "builtin:supervised", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}, 0,
+			"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\t0.055421", ""},
 		{[]string{"eval", "--model", st, "--epd", filepath.Join(dir, "none.epd")}, 2, "", "none.epd"},
 	} {
 		var out, errb bytes.Buffer

@@ -55,6 +55,16 @@ func Names() []string {
 	return names
 }
 
+// Weights reads the weights and metadata of the shipped net called name
+// (with or without Prefix), for inspecting them ("arena model info").
+func Weights(name string) (*nn.Weights, nn.Meta, error) {
+	data, ok := files[strings.TrimPrefix(name, Prefix)]
+	if !ok {
+		return nil, nn.Meta{}, fmt.Errorf("no shipped net %q (expected one of %s)", name, strings.Join(Names(), ", "))
+	}
+	return nn.ReadSafetensors(data)
+}
+
 // Load returns the shipped net called name (with or without Prefix). The
 // net is built once and shared: nn.Net is immutable and safe for
 // concurrent use.

@@ -1,4 +1,4 @@
-package nn
+package main
 
 import (
 	"bufio"
@@ -6,31 +6,57 @@ import (
 	"io"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"arena/engines/board"
+	"arena/engines/nn"
+	"arena/engines/nn/nets"
 )
 
-// Describe writes what "arena model info" shows about a weight file: format,
-// architecture, parameter counts, checkpoint metadata and the tensors.
-func Describe(out io.Writer, path string) error {
-	w, meta, err := ReadFile(path)
+// defaultModel is the net eval and model info use without --model: the
+// shipped self-play net, the default of the nn and mcts engines.
+const defaultModel = nets.Prefix + nets.SelfPlay
+
+// modelHelp describes a --model argument, as the engines' model option.
+var modelHelp = fmt.Sprintf("weight `FILE` (.safetensors or torch.save checkpoint) or a shipped net %s (%s)",
+	nets.Prefix+"NAME", strings.Join(names(nets.Prefix, nets.Names()), ", "))
+
+func names(prefix string, ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = prefix + s
+	}
+	return out
+}
+
+// readModel reads the weights a model argument names: a shipped net
+// ("builtin:NAME") or a file.
+func readModel(spec string) (*nn.Weights, nn.Meta, error) {
+	if strings.HasPrefix(spec, nets.Prefix) {
+		return nets.Weights(spec)
+	}
+	return nn.ReadFile(spec)
+}
+
+// describeModel writes what "arena model info" shows about a net: format,
+// architecture, parameter counts, metadata and the tensors.
+func describeModel(out io.Writer, spec string) error {
+	w, meta, err := readModel(spec)
 	if err != nil {
 		return err
 	}
 	trainable, buffers := w.ParamCounts()
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "file\t%s\n", path)
+	fmt.Fprintf(tw, "file\t%s\n", spec)
 	fmt.Fprintf(tw, "format\t%s\n", meta.Format)
 	fmt.Fprintf(tw, "architecture\t%s\n", meta.Architecture)
 	fmt.Fprintf(tw, "parameters\t%s trainable, %s BatchNorm running statistics\n", thousands(trainable), thousands(buffers))
-	fmt.Fprintf(tw, "generation\t%s\n", orDash(meta.HasGeneration, strconv.Itoa(meta.Generation)))
-	fmt.Fprintf(tw, "best_wr\t%s\n", orDash(meta.HasBestWR, strconv.FormatFloat(meta.BestWR, 'g', -1, 64)))
-	fmt.Fprintf(tw, "training\t%s\n", orDash(meta.Training != "", meta.Training))
+	fmt.Fprintf(tw, "generation\t%s\n", known(meta.HasGeneration, strconv.Itoa(meta.Generation)))
+	fmt.Fprintf(tw, "best_wr\t%s\n", known(meta.HasBestWR, strconv.FormatFloat(meta.BestWR, 'g', -1, 64)))
+	fmt.Fprintf(tw, "training\t%s\n", known(meta.Training != "", meta.Training))
 	if meta.Source != "" {
 		fmt.Fprintf(tw, "source\t%s\n", meta.Source)
 	}
@@ -44,7 +70,8 @@ func Describe(out io.Writer, path string) error {
 	return tw.Flush()
 }
 
-func orDash(ok bool, s string) string {
+// known is s, or "-" when the metadata lacks the field.
+func known(ok bool, s string) string {
 	if ok {
 		return s
 	}
@@ -60,33 +87,11 @@ func thousands(n int) string {
 	return s
 }
 
-// Convert reads a weight file (usually a torch.save checkpoint) and writes it
-// as safetensors, keeping the tensor names, generation and best_wr, and
-// recording the input's file name as the source. A non-empty training
-// replaces the description of how the weights were trained.
-func Convert(in, out, training string) (Meta, error) {
-	w, meta, err := ReadFile(in)
-	if err != nil {
-		return meta, err
-	}
-	if meta.Format != FormatSafetensors {
-		meta.Source = filepath.Base(in)
-	}
-	if training != "" {
-		meta.Training = training
-	}
-	if err := SaveSafetensors(out, w, meta); err != nil {
-		return meta, err
-	}
-	meta.Format = FormatSafetensors
-	return meta, nil
-}
-
-// ReadPositions reads positions to evaluate, one per line: a FEN, or an EPD
+// readPositions reads positions to evaluate, one per line: a FEN, or an EPD
 // line (the four position fields, then operations such as "bm e4;"). Blank
 // lines and lines starting with '#' are skipped. Every position is checked
 // with board.ParseFEN; errors name the file (name) and line.
-func ReadPositions(r io.Reader, name string) ([]string, error) {
+func readPositions(r io.Reader, name string) ([]string, error) {
 	var out []string
 	sc := bufio.NewScanner(r)
 	for line := 1; sc.Scan(); line++ {
@@ -100,8 +105,7 @@ func ReadPositions(r io.Reader, name string) ([]string, error) {
 		if len(fields) >= 6 && isNumber(fields[4]) && isNumber(strings.TrimSuffix(fields[5], ";")) {
 			n = 6
 		}
-		fen := strings.Join(fields[:n], " ")
-		fen = strings.TrimSuffix(fen, ";")
+		fen := strings.TrimSuffix(strings.Join(fields[:n], " "), ";")
 		if _, err := board.ParseFEN(fen); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
 		}
@@ -121,21 +125,20 @@ func isNumber(s string) bool {
 	return err == nil
 }
 
-// ReadPositionsFile is ReadPositions on the file at path.
-func ReadPositionsFile(path string) ([]string, error) {
+func readPositionsFile(path string) ([]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadPositions(f, path)
+	return readPositions(f, path)
 }
 
-// WriteValues evaluates the positions (FENs, validated with board.ParseFEN)
-// in batches and writes one line each: the FEN, a tab, and the value from
+// writeValues evaluates the positions (FENs, validated with board.ParseFEN)
+// in one batch and writes one line each: the FEN, a tab, and the value from
 // White's point of view with 6 decimals.
-func WriteValues(out io.Writer, n *Net, fens []string) error {
-	inputs := make([]Input, len(fens))
+func writeValues(out io.Writer, n *nn.Net, fens []string) error {
+	inputs := make([]nn.Input, len(fens))
 	for i, fen := range fens {
 		p, err := board.ParseFEN(fen)
 		if err != nil {

@@ -1,16 +1,19 @@
-package nn
+package main
 
 import (
 	"bytes"
-	"path/filepath"
+	"encoding/json"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
+
+	"arena/engines/nn"
 )
 
-func TestDescribe(t *testing.T) {
+func TestDescribeModel(t *testing.T) {
 	var out bytes.Buffer
-	if err := Describe(&out, "testdata/valuenet_ckpt.pt"); err != nil {
+	if err := describeModel(&out, nnTestdata+"valuenet_ckpt.pt"); err != nil {
 		t.Fatal(err)
 	}
 	// Compare with the column alignment removed.
@@ -20,7 +23,7 @@ func TestDescribe(t *testing.T) {
 	}
 	text := strings.Join(lines, "\n")
 	for _, want := range []string{
-		"\nformat " + FormatTorchCheckpoint + "\n",
+		"\nformat " + nn.FormatTorchCheckpoint + "\n",
 		"\narchitecture ValueNet-thesis\n",
 		"\nparameters 757,985 trainable, 643 BatchNorm running statistics\n",
 		"\ngeneration 3\n",
@@ -34,30 +37,10 @@ func TestDescribe(t *testing.T) {
 			t.Errorf("info output lacks %q:\n%s", want, text)
 		}
 	}
-}
-
-func TestConvert(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "m.safetensors")
-	if _, err := Convert("testdata/valuenet_ckpt.pt", out, "self-play, 3 generations"); err != nil {
-		t.Fatal(err)
-	}
-	_, meta, err := Load(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if meta.Format != FormatSafetensors || meta.Generation != 3 || meta.BestWR != 0.55 || meta.Source != "valuenet_ckpt.pt" || meta.Training != "self-play, 3 generations" {
-		t.Errorf("converted file's metadata %+v", meta)
-	}
-	// Converting the safetensors again keeps the original source.
-	out2 := filepath.Join(t.TempDir(), "m2.safetensors")
-	if meta, err = Convert(out, out2, ""); err != nil {
-		t.Fatal(err)
-	}
-	if meta.Source != "valuenet_ckpt.pt" || meta.Training != "self-play, 3 generations" {
-		t.Errorf("second conversion's metadata %+v", meta)
-	}
-	if _, err := Convert("testdata/golden.json", out, ""); err == nil || !strings.Contains(err.Error(), "golden.json") {
-		t.Errorf("converting a JSON file: error %v, expected one naming it", err)
+	// A shipped net by name, as the engines' model option takes it.
+	out.Reset()
+	if err := describeModel(&out, "builtin:supervised"); err != nil || !strings.Contains(out.String(), "builtin:supervised") || !strings.Contains(out.String(), "757,985 trainable") {
+		t.Errorf("builtin:supervised: %v\n%s", err, out.String())
 	}
 }
 
@@ -69,7 +52,7 @@ r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - bm Bb5; id "spanish
 8/8/4k3/8/8/4K3/4P3/8 b - -
 8/8/4k3/8/8/4K3/4P3/8 b - - 12 40;
 `
-	got, err := ReadPositions(strings.NewReader(text), "t.epd")
+	got, err := readPositions(strings.NewReader(text), "t.epd")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,18 +65,30 @@ r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - bm Bb5; id "spanish
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("ReadPositions = %q, want %q", got, want)
 	}
-	_, err = ReadPositions(strings.NewReader("8/8/4k3/8/8/4K3/4P3/8 w - - 0 1\n8/8/8/8/8/8/8/8 w - -\n"), "t.epd")
+	_, err = readPositions(strings.NewReader("8/8/4k3/8/8/4K3/4P3/8 w - - 0 1\n8/8/8/8/8/8/8/8 w - -\n"), "t.epd")
 	if err == nil || !strings.HasPrefix(err.Error(), "t.epd:2: ") {
 		t.Errorf("a position without kings: error %v, expected one starting t.epd:2:", err)
 	}
-	if _, err = ReadPositions(strings.NewReader("# nothing\n"), "e.epd"); err == nil || !strings.Contains(err.Error(), "e.epd: no positions") {
+	if _, err = readPositions(strings.NewReader("# nothing\n"), "e.epd"); err == nil || !strings.Contains(err.Error(), "e.epd: no positions") {
 		t.Errorf("empty file: error %v", err)
 	}
 }
 
 func TestWriteValues(t *testing.T) {
-	g := readGolden(t)
-	n, _, err := Load("testdata/valuenet_state.pt")
+	data, err := os.ReadFile(nnTestdata + "golden.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g struct {
+		Positions []struct {
+			FEN   string  `json:"fen"`
+			Value float64 `json:"value"`
+		} `json:"positions"`
+	}
+	if err := json.Unmarshal(data, &g); err != nil || len(g.Positions) < 20 {
+		t.Fatalf("golden.json: %v, %d positions", err, len(g.Positions))
+	}
+	n, _, err := nn.Load(nnTestdata + "valuenet_state.pt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +97,7 @@ func TestWriteValues(t *testing.T) {
 		fens[i] = p.FEN
 	}
 	var out bytes.Buffer
-	if err := WriteValues(&out, n, fens); err != nil {
+	if err := writeValues(&out, n, fens); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
@@ -119,7 +114,7 @@ func TestWriteValues(t *testing.T) {
 			t.Errorf("%s: printed %s, PyTorch %.7f", fen, value, g.Positions[i].Value)
 		}
 	}
-	if err := WriteValues(&out, n, []string{"8/8/8/8/8/8/8/8 w - - 0 1"}); err == nil || !strings.Contains(err.Error(), "8/8/8/8/8/8/8/8") {
+	if err := writeValues(&out, n, []string{"8/8/8/8/8/8/8/8 w - - 0 1"}); err == nil || !strings.Contains(err.Error(), "8/8/8/8/8/8/8/8") {
 		t.Errorf("bad FEN: error %v, expected one quoting it", err)
 	}
 }

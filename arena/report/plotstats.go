@@ -1,0 +1,118 @@
+package report
+
+import (
+	"image/color"
+	"math"
+	"sort"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+)
+
+// engineMoves sums an engine's moves of a run per game (the clusters of
+// ratioInterval: the moves of one game are not independent, so 2 games must
+// not look like 100 samples): the centipawn loss of its judged moves and the
+// nodes of all of them.
+func engineMoves(r *Run, engine string) (cpl, nodes []clusterSum) {
+	type acc struct{ cpl, nodes clusterSum }
+	byGame := map[int]*acc{}
+	var order []int
+	for _, m := range r.Moves {
+		if m.Engine != engine {
+			continue
+		}
+		a := byGame[m.Game]
+		if a == nil {
+			a = &acc{}
+			byGame[m.Game] = a
+			order = append(order, m.Game)
+		}
+		a.nodes.sum += float64(m.Nodes)
+		a.nodes.n++
+		if m.CPL != nil {
+			a.cpl.sum += *m.CPL
+			a.cpl.n++
+		}
+	}
+	for _, g := range order {
+		nodes = append(nodes, byGame[g].nodes)
+		if byGame[g].cpl.n > 0 {
+			cpl = append(cpl, byGame[g].cpl)
+		}
+	}
+	return cpl, nodes
+}
+
+// palette gives up to 12 lines distinct colours (Paul Tol's colour-blind
+// safe "muted" scheme, darkest first, then black, orange and grey), where
+// gonum's default repeats after 7; beyond 12 the glyph shape still tells
+// lines apart.
+var palette = []color.RGBA{
+	{0x33, 0x22, 0x88, 0xff}, {0xcc, 0x66, 0x77, 0xff}, {0x11, 0x77, 0x33, 0xff}, {0x88, 0x22, 0x55, 0xff},
+	{0x44, 0xaa, 0x99, 0xff}, {0x99, 0x99, 0x33, 0xff}, {0xaa, 0x44, 0x99, 0xff}, {0x88, 0xcc, 0xee, 0xff},
+	{0xdd, 0xcc, 0x77, 0xff}, {0x00, 0x00, 0x00, 0xff}, {0xee, 0x77, 0x33, 0xff}, {0x77, 0x77, 0x77, 0xff},
+}
+
+func lineColor(i int) color.Color { return palette[i%len(palette)] }
+
+// valueTicks puts a labelled tick at each x value of the data when there
+// are few (the settings of a sweep: 0.05, 0.1, 0.2 s), where gonum's
+// evenly spaced ticks would label values no run used; otherwise gonum's.
+type valueTicks []float64
+
+func (v valueTicks) Ticks(min, max float64) []plot.Tick {
+	if len(v) == 0 || len(v) > 8 {
+		return plot.DefaultTicks{}.Ticks(min, max)
+	}
+	ticks := make([]plot.Tick, len(v))
+	for i, x := range v {
+		ticks[i] = plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'g', 4, 64)}
+	}
+	return ticks
+}
+
+// distinctX lists the figure's x values, sorted, or nil when there are
+// more than max.
+func distinctX(lines []Line, max int) []float64 {
+	seen := map[float64]bool{}
+	var xs []float64
+	for _, l := range lines {
+		for _, p := range l.Points {
+			if !seen[p.X] {
+				seen[p.X] = true
+				xs = append(xs, p.X)
+				if len(xs) > max {
+					return nil
+				}
+			}
+		}
+	}
+	sort.Float64s(xs)
+	return xs
+}
+
+// errorBars returns the line's 95% error bars as a gonum plotter, nil when
+// it has none; on a log axis a bar stops above zero.
+func errorBars(l Line, logY bool) (*plotter.YErrorBars, error) {
+	var pts plotter.XYs
+	var errs plotter.YErrors
+	for i, p := range l.Points {
+		if i >= len(l.Err) || math.IsNaN(l.Err[i]) || l.Err[i] <= 0 {
+			continue
+		}
+		low := l.Err[i]
+		if logY {
+			low = math.Min(low, 0.9*p.Y)
+		}
+		pts = append(pts, p)
+		errs = append(errs, struct{ Low, High float64 }{low, l.Err[i]})
+	}
+	if len(pts) == 0 {
+		return nil, nil
+	}
+	return plotter.NewYErrorBars(struct {
+		plotter.XYs
+		plotter.YErrors
+	}{pts, errs})
+}
