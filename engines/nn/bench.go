@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"arena/engines/board"
+
+	"arena/engines/nn/gemm"
 )
 
 // benchBatches are the batch sizes Bench measures: one position (an MCTS
@@ -29,8 +31,8 @@ func Bench(w io.Writer, n *Net) error {
 		in[i] = in[0]
 	}
 	var out [256]float32
-	ks := []*kernel{n.kern}
-	for _, k := range kernels() {
+	ks := []*gemm.Kernels{n.kern}
+	for _, k := range gemm.Available() {
 		if k != n.kern {
 			ks = append(ks, k)
 		}
@@ -52,7 +54,7 @@ func Bench(w io.Writer, n *Net) error {
 			}
 		}
 		e := net.NewEvaluator()
-		line := fmt.Sprintf("%-8s", k.name)
+		line := fmt.Sprintf("%-8s", k.Name)
 		var wall time.Duration
 		for _, batch := range benchBatches {
 			if wall*time.Duration(batch) > 500*time.Millisecond {

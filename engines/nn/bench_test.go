@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"arena/engines/board"
+
+	"arena/engines/nn/gemm"
 )
 
 func benchmarkForward(b *testing.B, batch int) {
@@ -17,11 +19,11 @@ func benchmarkForward(b *testing.B, batch int) {
 		in[i].SetPosition(board.NewPosition())
 	}
 	out := make([]float32, batch)
-	for _, k := range kernels() {
-		if k == goKernel && batch > 32 {
+	for _, k := range gemm.Available() {
+		if k == gemm.Portable() && batch > 32 {
 			continue // about 5 s per batch of 256: too slow for a shared machine
 		}
-		b.Run(k.name, func(b *testing.B) {
+		b.Run(k.Name, func(b *testing.B) {
 			n, err := newWithKernel(w, k)
 			if err != nil {
 				b.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"sync"
 	"unsafe"
+
+	"arena/engines/nn/gemm"
 )
 
 // Input sizes: 12 planes of 8x8, plane-major as in PyTorch's (12, 8, 8).
@@ -37,7 +39,7 @@ type gemmLayer struct {
 // between goroutines and give each goroutine its own Evaluator.
 type Net struct {
 	weights *Weights
-	kern    *kernel
+	kern    *gemm.Kernels
 	layers  [5]gemmLayer // conv 3x3 x3, conv 1x1, linear 2048->256 (all + ReLU)
 	outW    [256]float32 // linear 256->1, then tanh
 	outB    float32
@@ -45,12 +47,17 @@ type Net struct {
 }
 
 // New builds a network from validated weights (see Weights.Validate), using
-// the fastest kernel this CPU supports.
+// the fastest kernel this CPU supports, or the one ARENA_GEMM forces (see
+// package gemm).
 func New(w *Weights) (*Net, error) {
-	return newWithKernel(w, bestKernel())
+	k, err := gemm.Default()
+	if err != nil {
+		return nil, err
+	}
+	return newWithKernel(w, k)
 }
 
-func newWithKernel(w *Weights, k *kernel) (*Net, error) {
+func newWithKernel(w *Weights, k *gemm.Kernels) (*Net, error) {
 	if err := w.Validate(); err != nil {
 		return nil, err
 	}
@@ -80,7 +87,7 @@ func newWithKernel(w *Weights, k *kernel) (*Net, error) {
 func (n *Net) Weights() *Weights { return n.weights }
 
 // Kernel names the matrix kernel in use: "avx512", "avx2" or "go".
-func (n *Net) Kernel() string { return n.kern.name }
+func (n *Net) Kernel() string { return n.kern.Name }
 
 // foldBatchNorm returns conv weights and bias with the following eval-mode
 // BatchNorm applied: y = (conv(x) - mean) * gamma / sqrt(var + eps) + beta.
@@ -110,14 +117,14 @@ func foldBatchNorm(w *Weights, conv, bn string) ([]float32, []float32) {
 // packConv lays out PyTorch conv weights [cout][cin][size][size] as nr-wide
 // column panels [cout/nr][tap][cin][nr], tap = ky*size + kx, the order in
 // which the kernel walks K.
-func packConv(k *kernel, weight, bias []float32, cin, cout, size int) gemmLayer {
+func packConv(k *gemm.Kernels, weight, bias []float32, cin, cout, size int) gemmLayer {
 	taps := size * size
 	l := gemmLayer{cin: cin, cout: cout, taps: taps, packed: make([]float32, len(weight)), bias: bias}
 	i := 0
-	for j := 0; j < cout; j += k.nr {
+	for j := 0; j < cout; j += k.NR {
 		for t := 0; t < taps; t++ {
 			for c := 0; c < cin; c++ {
-				for o := j; o < j+k.nr; o++ {
+				for o := j; o < j+k.NR; o++ {
 					l.packed[i] = weight[(o*cin+c)*taps+t]
 					i++
 				}
@@ -131,14 +138,14 @@ func packConv(k *kernel, weight, bias []float32, cin, cout, size int) gemmLayer 
 // the (32, 8, 8) activations channel-major (index c*64 + square); here a
 // position's activations are square-major (square*32 + c), so the columns are
 // permuted to match instead of moving the data.
-func packFlattenLinear(k *kernel, weight, bias []float32) gemmLayer {
+func packFlattenLinear(k *gemm.Kernels, weight, bias []float32) gemmLayer {
 	const channels, squares, out = 32, 64, 256
 	l := gemmLayer{cin: channels * squares, cout: out, taps: 1, packed: make([]float32, len(weight)), bias: bias}
 	i := 0
-	for j := 0; j < out; j += k.nr {
+	for j := 0; j < out; j += k.NR {
 		for s := 0; s < squares; s++ {
 			for c := 0; c < channels; c++ {
-				for o := j; o < j+k.nr; o++ {
+				for o := j; o < j+k.NR; o++ {
 					l.packed[i] = weight[o*channels*squares+c*squares+s]
 					i++
 				}
@@ -162,7 +169,7 @@ type Evaluator struct {
 
 // NewEvaluator allocates the scratch state for one goroutine.
 func (n *Net) NewEvaluator() *Evaluator {
-	mr := n.kern.mr
+	mr := n.kern.MR
 	// Whole tiles of positions, so the linear layer's padded rows stay in the
 	// buffers; that many positions' squares is also a whole number of tiles.
 	rowsCap := roundUp(chunkBoards, mr) * 64
@@ -275,13 +282,13 @@ func (e *Evaluator) evaluateChunk(in []Input, out []float32) {
 // padding rows compute throw-away values inside the buffers.
 func (e *Evaluator) gemm(l *gemmLayer, a []float32, idx []int32, rows int, c []float32) {
 	k := e.net.kern
-	mr, nr := k.mr, k.nr
+	mr, nr := k.MR, k.NR
 	panel := l.taps * l.cin * nr
 	for r0, tile := 0, 0; r0 < rows; r0, tile = r0+mr, tile+1 {
 		tidx := idx[tile*l.taps*mr : (tile+1)*l.taps*mr]
 		crow := c[r0*l.cout : (r0+mr)*l.cout]
 		for j := 0; j < l.cout; j += nr {
-			k.tile(a, tidx, l.taps, l.cin, l.packed[j/nr*panel:(j/nr+1)*panel], crow[j:], l.cout, l.bias[j:j+nr])
+			k.Tile(a, tidx, l.taps, l.cin, l.packed[j/nr*panel:(j/nr+1)*panel], crow[j:], l.cout, l.bias[j:j+nr])
 		}
 	}
 }
@@ -292,17 +299,17 @@ func (e *Evaluator) gemm(l *gemmLayer, a []float32, idx []int32, rows int, c []f
 // 2048->256), about the cost of the tile kernel computing two rows.
 func (e *Evaluator) linear(l *gemmLayer, a []float32, rows int, c []float32) {
 	k := e.net.kern
-	tiled := rows - rows%k.mr
+	tiled := rows - rows%k.MR
 	if rows-tiled > 2 {
 		tiled = rows
 	}
 	e.gemm(l, a, e.rows, tiled, c)
-	panel := l.cin * k.nr
-	group := k.rowPanels * k.nr
+	panel := l.cin * k.NR
+	group := k.RowPanels * k.NR
 	for r := tiled; r < rows; r++ {
 		in := a[r*l.cin : (r+1)*l.cin]
 		for j := 0; j < l.cout; j += group {
-			k.row(in, l.packed[j/k.nr*panel:], panel, c[r*l.cout+j:r*l.cout+j+group], l.bias[j:j+group])
+			k.Row(in, l.packed[j/k.NR*panel:], panel, c[r*l.cout+j:r*l.cout+j+group], l.bias[j:j+group])
 		}
 	}
 }

@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"arena/engines/board"
+
+	"arena/engines/nn/gemm"
 )
 
 // golden is testdata/golden.json, written by testdata/make_fixtures.py from
@@ -79,7 +80,7 @@ func TestGoldenPyTorch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, k := range kernels() {
+		for _, k := range gemm.Available() {
 			n, err := newWithKernel(w, k)
 			if err != nil {
 				t.Fatal(err)
@@ -89,13 +90,13 @@ func TestGoldenPyTorch(t *testing.T) {
 			for i, p := range g.Positions {
 				single[i] = e.Evaluate(&inputs[i])
 				if d := math.Abs(float64(single[i]) - p.Value); d > 1e-5 {
-					t.Errorf("%s, kernel %s: %s = %.7f, PyTorch %.7f (diff %.2g)", file, k.name, p.FEN, single[i], p.Value, d)
+					t.Errorf("%s, kernel %s: %s = %.7f, PyTorch %.7f (diff %.2g)", file, k.Name, p.FEN, single[i], p.Value, d)
 				}
 			}
 			batch := make([]float32, len(inputs))
 			e.EvaluateBatch(inputs, batch)
 			if !slices.Equal(single, batch) {
-				t.Errorf("%s, kernel %s: batched values %v differ from one-by-one %v", file, k.name, batch, single)
+				t.Errorf("%s, kernel %s: batched values %v differ from one-by-one %v", file, k.Name, batch, single)
 			}
 		}
 		switch file {
@@ -126,7 +127,7 @@ func TestBatchSizes(t *testing.T) {
 	for len(many) < 2*chunkBoards+7 {
 		many = append(many, inputs...)
 	}
-	for _, k := range kernels() {
+	for _, k := range gemm.Available() {
 		n, err := newWithKernel(w, k)
 		if err != nil {
 			t.Fatal(err)
@@ -138,8 +139,8 @@ func TestBatchSizes(t *testing.T) {
 		}
 		// Tail sizes around the tile height (row kernel or padded tile for the
 		// linear layer), around the chunk, and several chunks.
-		sizes := []int{1, 2, 3, k.mr - 1, k.mr, k.mr + 1, k.mr + 3, chunkBoards - 1, chunkBoards, chunkBoards + 1}
-		if k != goKernel { // slow, and its bounds are covered by the sizes above
+		sizes := []int{1, 2, 3, k.MR - 1, k.MR, k.MR + 1, k.MR + 3, chunkBoards - 1, chunkBoards, chunkBoards + 1}
+		if k != gemm.Portable() { // slow, and its bounds are covered by the sizes above
 			sizes = append(sizes, len(many))
 		}
 		for _, size := range sizes {
@@ -147,106 +148,9 @@ func TestBatchSizes(t *testing.T) {
 			e.EvaluateBatch(many[:size], out)
 			for i, v := range out {
 				if v != want[i%len(inputs)] {
-					t.Fatalf("kernel %s, batch %d: position %d = %v, alone %v", k.name, size, i, v, want[i%len(inputs)])
+					t.Fatalf("kernel %s, batch %d: position %d = %v, alone %v", k.Name, size, i, v, want[i%len(inputs)])
 				}
 			}
-		}
-	}
-}
-
-// TestKernelsAgree compares every assembly kernel with the Go kernel on
-// random data, including negative sums (which the ReLU must clear).
-func TestKernelsAgree(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for _, k := range kernels() {
-		for _, shape := range []struct{ taps, cin int }{{9, 12}, {9, 64}, {1, 128}, {1, 2048}} {
-			rows := 80
-			a := make([]float32, (rows+1)*shape.cin)
-			for i := range a[:rows*shape.cin] {
-				a[i] = rng.Float32()*2 - 1
-			}
-			idx := make([]int32, shape.taps*k.mr)
-			for i := range idx {
-				idx[i] = int32(rng.IntN(rows + 1)) // row `rows` is all zero
-			}
-			b := make([]float32, shape.taps*shape.cin*k.nr)
-			for i := range b {
-				b[i] = rng.Float32()*2 - 1
-			}
-			bias := make([]float32, k.nr)
-			for i := range bias {
-				bias[i] = rng.Float32()*2 - 1
-			}
-			ldc := k.nr + 3
-			got := make([]float32, k.mr*ldc)
-			k.tile(a, idx, shape.taps, shape.cin, b, got, ldc, bias)
-
-			// The reference: the same sum in float64.
-			for i := range k.mr {
-				for l := range k.nr {
-					sum := float64(bias[l])
-					for tap := range shape.taps {
-						row := int(idx[tap*k.mr+i])
-						for c := range shape.cin {
-							sum += float64(a[row*shape.cin+c]) * float64(b[(tap*shape.cin+c)*k.nr+l])
-						}
-					}
-					want := max(sum, 0)
-					if d := math.Abs(float64(got[i*ldc+l]) - want); d > 1e-4*(1+math.Abs(want)) {
-						t.Fatalf("kernel %s, taps %d cin %d: c[%d][%d] = %v, want %v", k.name, shape.taps, shape.cin, i, l, got[i*ldc+l], want)
-					}
-				}
-				for l := k.nr; l < ldc; l++ {
-					if got[i*ldc+l] != 0 {
-						t.Fatalf("kernel %s wrote column %d of row %d, beyond its %d columns", k.name, l, i, k.nr)
-					}
-				}
-			}
-		}
-	}
-}
-
-// TestRowKernelMatchesTile checks that the row kernel (small batches of the
-// linear layer) gives bit for bit the tile kernel's values.
-func TestRowKernelMatchesTile(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	for _, k := range kernels() {
-		const cin = 256
-		panels := 2 * k.rowPanels
-		a := make([]float32, cin)
-		for i := range a {
-			a[i] = rng.Float32()*2 - 1
-		}
-		b := make([]float32, panels*cin*k.nr)
-		for i := range b {
-			b[i] = rng.Float32()*2 - 1
-		}
-		bias := make([]float32, panels*k.nr)
-		for i := range bias {
-			bias[i] = rng.Float32()*2 - 1
-		}
-		idx := make([]int32, k.mr) // every tile row reads row 0
-		cout := panels * k.nr
-		viaTile := make([]float32, k.mr*cout)
-		for j := 0; j < cout; j += k.nr {
-			k.tile(a, idx, 1, cin, b[j*cin:(j+k.nr)*cin], viaTile[j:], cout, bias[j:j+k.nr])
-		}
-		viaRow := make([]float32, cout)
-		group := k.rowPanels * k.nr
-		for j := 0; j < cout; j += group {
-			k.row(a, b[j*cin:], cin*k.nr, viaRow[j:j+group], bias[j:j+group])
-		}
-		positive := 0
-		for l := range viaRow {
-			if viaRow[l] != viaTile[l] || viaRow[l] != viaTile[(k.mr-1)*cout+l] {
-				t.Fatalf("kernel %s: column %d: row kernel %v, tile kernel %v", k.name, l, viaRow[l], viaTile[l])
-			}
-			if viaRow[l] > 0 {
-				positive++
-			}
-		}
-		if positive == 0 || positive == cout {
-			t.Fatalf("kernel %s: %d of %d outputs positive; the test data should exercise the ReLU", k.name, positive, cout)
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"arena/engines/nn/gemm"
 )
 
 // cpuTime is the process's user + system CPU time.
@@ -17,9 +19,17 @@ func cpuTime(b *testing.B) time.Duration {
 }
 
 // BenchmarkTrainStep is one Adam step (forward, backward, update) on a
-// batch of 256 positions with GOMAXPROCS workers; compare samples/s with
-// testdata/bench_torch_train.py (PyTorch, same batch, 2 threads).
+// batch of 256 positions with GOMAXPROCS workers, per kernel path this CPU
+// runs (BenchmarkTrainStep/avx2 is an AVX2-only CPU's speed); compare
+// samples/s with testdata/bench_torch_train.py (PyTorch, same batch, 2
+// threads).
 func BenchmarkTrainStep(b *testing.B) {
+	for _, k := range gemm.Available() {
+		b.Run(k.Name, func(b *testing.B) { benchmarkTrainStep(b, k) })
+	}
+}
+
+func benchmarkTrainStep(b *testing.B, k *gemm.Kernels) {
 	const batch = 256
 	boards := randomBoards(b, batch, 5)
 	targets := make([]float32, batch)
@@ -27,7 +37,7 @@ func BenchmarkTrainStep(b *testing.B) {
 		targets[i] = float32(i%7)/3 - 1
 	}
 	m := NewModel(1)
-	ws := newWorkspace(batch, runtime.GOMAXPROCS(0))
+	ws := newWorkspace(batch, runtime.GOMAXPROCS(0), k)
 	opt := newAdam(len(m.params), 1e-3)
 	ws.step(m, opt, boards, targets)
 	cpu0 := cpuTime(b)

@@ -17,7 +17,7 @@ const (
 	side      = 10
 	boardRows = side * side
 	guard     = side + 1
-	inPlanes  = 16 // the 12 input planes, padded to a multiple of tileM
+	inPlanes  = 16 // the 12 input planes, padded to a multiple of gemm.TileM
 	hidden    = 256
 	flat      = 64 * 32
 )

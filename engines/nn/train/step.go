@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"arena/engines/nn"
+	"arena/engines/nn/gemm"
 )
 
 // bnMomentum and bnEps are PyTorch's BatchNorm2d defaults.
@@ -21,6 +22,7 @@ const kBlock = 256
 
 // workspace holds the activations and gradients of one batch size.
 type workspace struct {
+	k       *gemm.Kernels // the matrix kernels
 	batch   int
 	workers int
 	rows    int // padded rows: guard + batch*100 + guard
@@ -45,8 +47,8 @@ type workspace struct {
 	gradModel    *Model // views grads
 }
 
-func newWorkspace(batch, workers int) *workspace {
-	ws := &workspace{batch: batch, workers: workers, rows: 2*guard + batch*boardRows}
+func newWorkspace(batch, workers int, k *gemm.Kernels) *workspace {
+	ws := &workspace{k: k, batch: batch, workers: workers, rows: 2*guard + batch*boardRows}
 	sq := batch * 64
 	m := shape()
 	for i, c := range m.convs {
@@ -133,11 +135,11 @@ func (ws *workspace) convForward(c *conv, x, z []float32) {
 				aoff[t] = (r0 + off) * c.cin
 			}
 			out := z[tile*8*c.cout:]
-			for j := 0; j < c.cout; j += tileN {
-				gemmTile(x, aoff[:c.taps], c.cin, c.cin, c.w[j:], c.cout, out[j:], c.cout, false)
-				for i := range tileM {
-					row := out[i*c.cout+j:][:tileN]
-					bias := c.b[j:][:tileN]
+			for j := 0; j < c.cout; j += gemm.TileN {
+				ws.k.TrainTile(x, aoff[:c.taps], c.cin, c.cin, c.w[j:], c.cout, out[j:], c.cout, false)
+				for i := range gemm.TileM {
+					row := out[i*c.cout+j:][:gemm.TileN]
+					bias := c.b[j:][:gemm.TileN]
 					for l := range row {
 						row[l] += bias[l]
 					}
@@ -192,15 +194,15 @@ func (ws *workspace) forward(m *Model, training bool) {
 		ws.f[i] = max(0, v)
 	}
 	// Linear 2048 -> 256, ReLU: one tile per 8 positions.
-	ws.parallel(ws.batch/tileM, func(_, lo, hi int) {
+	ws.parallel(ws.batch/gemm.TileM, func(_, lo, hi int) {
 		var aoff [1]int
 		for tile := lo; tile < hi; tile++ {
-			aoff[0] = tile * tileM * flat
-			out := ws.h[tile*tileM*hidden:]
-			for j := 0; j < hidden; j += tileN {
-				gemmTile(ws.f, aoff[:], flat, flat, m.lin1W[j:], hidden, out[j:], hidden, false)
+			aoff[0] = tile * gemm.TileM * flat
+			out := ws.h[tile*gemm.TileM*hidden:]
+			for j := 0; j < hidden; j += gemm.TileN {
+				ws.k.TrainTile(ws.f, aoff[:], flat, flat, m.lin1W[j:], hidden, out[j:], hidden, false)
 			}
-			for i := range tileM {
+			for i := range gemm.TileM {
 				row := out[i*hidden:][:hidden]
 				for l := range row {
 					row[l] = max(0, row[l]+m.lin1B[l])
@@ -284,23 +286,23 @@ func (ws *workspace) backward(m *Model) {
 	g.lin2B[0] = float32(gb)
 	// Linear 2048 -> 256: weight gradient f^T dh, input gradient dh W^T.
 	ws.transpose(ws.f, ws.batch, flat, ws.ft)
-	ws.parallel(flat/tileM, func(_, lo, hi int) {
+	ws.parallel(flat/gemm.TileM, func(_, lo, hi int) {
 		var aoff [1]int
 		for tile := lo; tile < hi; tile++ {
-			aoff[0] = tile * tileM * ws.batch
-			for j := 0; j < hidden; j += tileN {
-				gemmTile(ws.ft, aoff[:], ws.batch, ws.batch, ws.dh[j:], hidden, g.lin1W[tile*tileM*hidden+j:], hidden, false)
+			aoff[0] = tile * gemm.TileM * ws.batch
+			for j := 0; j < hidden; j += gemm.TileN {
+				ws.k.TrainTile(ws.ft, aoff[:], ws.batch, ws.batch, ws.dh[j:], hidden, g.lin1W[tile*gemm.TileM*hidden+j:], hidden, false)
 			}
 		}
 	})
 	sumRows(ws.dh, hidden, g.lin1B)
 	ws.transpose(m.lin1W, flat, hidden, ws.wt)
-	ws.parallel(ws.batch/tileM, func(_, lo, hi int) {
+	ws.parallel(ws.batch/gemm.TileM, func(_, lo, hi int) {
 		var aoff [1]int
 		for tile := lo; tile < hi; tile++ {
-			aoff[0] = tile * tileM * hidden
-			for j := 0; j < flat; j += tileN {
-				gemmTile(ws.dh, aoff[:], hidden, hidden, ws.wt[j:], flat, ws.df[tile*tileM*flat+j:], flat, false)
+			aoff[0] = tile * gemm.TileM * hidden
+			for j := 0; j < flat; j += gemm.TileN {
+				ws.k.TrainTile(ws.dh, aoff[:], hidden, hidden, ws.wt[j:], flat, ws.df[tile*gemm.TileM*flat+j:], flat, false)
 			}
 		}
 	})
@@ -347,10 +349,10 @@ func (ws *workspace) convWeightGrad(c *conv, x []float32, gc *conv) {
 				if c.taps == 9 {
 					off = tapOffset(t)
 				}
-				for ci := 0; ci < c.cin; ci += tileM {
+				for ci := 0; ci < c.cin; ci += gemm.TileM {
 					aoff[0] = ci*ws.rows + guard + k0 + off
-					for j := 0; j < c.cout; j += tileN {
-						gemmTile(ws.xt, aoff[:], ws.rows, kn, ws.dz[(guard+k0)*c.cout+j:], c.cout,
+					for j := 0; j < c.cout; j += gemm.TileN {
+						ws.k.TrainTile(ws.xt, aoff[:], ws.rows, kn, ws.dz[(guard+k0)*c.cout+j:], c.cout,
 							part[(t*c.cin+ci)*c.cout+j:], c.cout, blk > lo)
 					}
 				}
@@ -400,8 +402,8 @@ func (ws *workspace) convInputGrad(c *conv) {
 				}
 				aoff[t] = (r0 - off) * c.cout
 			}
-			for j := 0; j < c.cin; j += tileN {
-				gemmTile(ws.dz, aoff[:c.taps], c.cout, c.cout, wt[j:], c.cin, ws.da[tile*8*c.cin+j:], c.cin, false)
+			for j := 0; j < c.cin; j += gemm.TileN {
+				ws.k.TrainTile(ws.dz, aoff[:c.taps], c.cout, c.cout, wt[j:], c.cin, ws.da[tile*gemm.TileM*c.cin+j:], c.cin, false)
 			}
 		}
 	})

@@ -7,6 +7,7 @@ import (
 
 	"arena/engines/board"
 	"arena/engines/nn"
+	"arena/engines/nn/gemm"
 )
 
 // randomBoards plays random games and returns n of their positions.
@@ -35,54 +36,6 @@ func randomBoards(t testing.TB, n int, seed uint64) []nn.Placement {
 	return out
 }
 
-func TestKernelsAgree(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	const lda, k, ldb, ldc = 40, 37, 70, 50
-	a := make([]float32, 2000)
-	b := make([]float32, 3*k*ldb)
-	for i := range a {
-		a[i] = rng.Float32()*2 - 1
-	}
-	for i := range b {
-		b[i] = rng.Float32()*2 - 1
-	}
-	aoff := []int{5, 300, 17}
-	for _, acc := range []bool{false, true} {
-		want := make([]float32, 8*ldc)
-		got := make([]float32, 8*ldc)
-		for i := range want {
-			want[i] = float32(i)
-			got[i] = float32(i)
-		}
-		gemmTileGo(a, aoff, lda, k, b[3:], ldb, want, ldc, acc)
-		gemmTile(a, aoff, lda, k, b[3:], ldb, got, ldc, acc)
-		// Direct float64 reference.
-		for i := range 8 {
-			for j := range 32 {
-				ref := 0.0
-				if acc {
-					ref = float64(i*ldc + j)
-				}
-				for tp, o := range aoff {
-					for kk := range k {
-						ref += float64(a[o+i*lda+kk]) * float64(b[3+(tp*k+kk)*ldb+j])
-					}
-				}
-				for name, v := range map[string]float32{"go": want[i*ldc+j], kernelName: got[i*ldc+j]} {
-					if math.Abs(float64(v)-ref) > 1e-4*math.Max(1, math.Abs(ref)) {
-						t.Fatalf("acc=%v %s kernel c[%d][%d] = %v, float64 reference %v", acc, name, i, j, v, ref)
-					}
-				}
-			}
-		}
-		for j := 32; j < ldc; j++ { // columns beyond the tile untouched
-			if got[j] != float32(j) {
-				t.Fatalf("%s kernel wrote c[0][%d]", kernelName, j)
-			}
-		}
-	}
-}
-
 // TestEvalForwardMatchesInference checks the training layout (tap order,
 // flatten permutation, BatchNorm) against the inference package: in eval
 // mode the training forward pass must give nn's values for the exported
@@ -100,19 +53,21 @@ func TestEvalForwardMatchesInference(t *testing.T) {
 		}
 	}
 	boards := randomBoards(t, 16, 1)
-	ws := newWorkspace(16, 2)
-	ws.load(boards)
-	ws.forward(m, false)
 	net, err := nn.New(m.Weights())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, pl := range boards {
-		var in nn.Input
-		in.SetPlacement(&pl)
-		want := net.Evaluate(&in)
-		if math.Abs(float64(ws.v[i]-want)) > 1e-4 {
-			t.Fatalf("position %d: training forward %v, nn inference %v", i, ws.v[i], want)
+	for _, k := range gemm.Available() {
+		ws := newWorkspace(16, 2, k)
+		ws.load(boards)
+		ws.forward(m, false)
+		for i, pl := range boards {
+			var in nn.Input
+			in.SetPlacement(&pl)
+			want := net.Evaluate(&in)
+			if math.Abs(float64(ws.v[i]-want)) > 1e-4 {
+				t.Fatalf("%s: position %d: training forward %v, nn inference %v", k.Name, i, ws.v[i], want)
+			}
 		}
 	}
 	// Weights round trip.
@@ -133,7 +88,7 @@ func refLoss(m *Model, boards []nn.Placement, targets []float32) float64 {
 	nb := len(boards)
 	// x[b][square][channel], square = y*8 + x.
 	x := make([][]float64, nb)
-	ws := newWorkspace(8, 1)
+	ws := newWorkspace(8, 1, gemm.Portable())
 	for b := range boards {
 		ws.load(boards[b : b+1])
 		x[b] = make([]float64, 64*inPlanes)
@@ -223,10 +178,22 @@ func refLoss(m *Model, boards []nn.Placement, targets []float32) float64 {
 	return loss / float64(nb)
 }
 
+// gradients is the float32 backward pass of m on one batch with kernels k.
+func gradients(t *testing.T, k *gemm.Kernels, m *Model, boards []nn.Placement, targets []float32) []float32 {
+	ws := newWorkspace(len(boards), 2, k)
+	ws.load(boards)
+	ws.forward(m.Clone(), true)
+	if got, want := ws.loss(targets), refLoss(m, boards, targets); math.Abs(got-want) > 1e-5 {
+		t.Fatalf("%s: training loss %v, float64 reference %v", k.Name, got, want)
+	}
+	ws.backward(m)
+	return append([]float32(nil), ws.grads...)
+}
+
 // TestGradients compares every parameter tensor's gradient (float32
-// backward pass) with central finite differences of the float64 reference
-// loss along a random direction: (L(p + eps d) - L(p - eps d)) / 2 eps
-// against g . d.
+// backward pass, every kernel path) with central finite differences of the
+// float64 reference loss along a random direction: (L(p + eps d) - L(p -
+// eps d)) / 2 eps against g . d.
 func TestGradients(t *testing.T) {
 	const batch = 8
 	m := NewModel(11)
@@ -236,31 +203,39 @@ func TestGradients(t *testing.T) {
 	for i := range targets {
 		targets[i] = rng.Float32()*1.6 - 0.8
 	}
-	ws := newWorkspace(batch, 2)
-	ws.load(boards)
-	ws.forward(m.Clone(), true)
-	if got, want := ws.loss(targets), refLoss(m, boards, targets); math.Abs(got-want) > 1e-5 {
-		t.Fatalf("training loss %v, float64 reference %v", got, want)
-	}
-	ws.backward(m)
-	grads := append([]float32(nil), ws.grads...)
-
+	paths := gemm.Available()
 	type tensor struct {
 		name string
-		p, g []float32
+		p    []float32
+		g    [][]float32 // per path
 	}
-	gm := shape()
-	gm.bind(grads)
+	gms := make([]*Model, len(paths))
+	for i, k := range paths {
+		gms[i] = shape()
+		gms[i].bind(gradients(t, k, m, boards, targets))
+	}
+	grads := func(f func(gm *Model) []float32) [][]float32 {
+		out := make([][]float32, len(gms))
+		for i, gm := range gms {
+			out[i] = f(gm)
+		}
+		return out
+	}
 	var tensors []tensor
 	for i := range m.convs {
-		c, gc := &m.convs[i], &gm.convs[i]
-		tensors = append(tensors, tensor{c.name + ".weight", c.w, gc.w}, tensor{c.name + ".bias", c.b, gc.b})
+		c := &m.convs[i]
+		tensors = append(tensors, tensor{c.name + ".weight", c.w, grads(func(gm *Model) []float32 { return gm.convs[i].w })},
+			tensor{c.name + ".bias", c.b, grads(func(gm *Model) []float32 { return gm.convs[i].b })})
 		if c.bn != "" {
-			tensors = append(tensors, tensor{c.bn + ".weight", c.gamma, gc.gamma}, tensor{c.bn + ".bias", c.beta, gc.beta})
+			tensors = append(tensors, tensor{c.bn + ".weight", c.gamma, grads(func(gm *Model) []float32 { return gm.convs[i].gamma })},
+				tensor{c.bn + ".bias", c.beta, grads(func(gm *Model) []float32 { return gm.convs[i].beta })})
 		}
 	}
-	tensors = append(tensors, tensor{"head.1.weight", m.lin1W, gm.lin1W}, tensor{"head.1.bias", m.lin1B, gm.lin1B},
-		tensor{"head.3.weight", m.lin2W, gm.lin2W}, tensor{"head.3.bias", m.lin2B, gm.lin2B})
+	tensors = append(tensors,
+		tensor{"head.1.weight", m.lin1W, grads(func(gm *Model) []float32 { return gm.lin1W })},
+		tensor{"head.1.bias", m.lin1B, grads(func(gm *Model) []float32 { return gm.lin1B })},
+		tensor{"head.3.weight", m.lin2W, grads(func(gm *Model) []float32 { return gm.lin2W })},
+		tensor{"head.3.bias", m.lin2B, grads(func(gm *Model) []float32 { return gm.lin2B })})
 	for _, tn := range tensors {
 		d := make([]float64, len(tn.p))
 		for i := range d {
@@ -279,10 +254,6 @@ func TestGradients(t *testing.T) {
 				tn.p[i] = float32(float64(orig[i]) + s*d[i]*math.Max(1e-2, math.Abs(float64(orig[i]))))
 			}
 		}
-		var scaledDot float64
-		for i := range d {
-			scaledDot += d[i] * math.Max(1e-2, math.Abs(float64(orig[i]))) * float64(tn.g[i])
-		}
 		shift(eps)
 		up := refLoss(m, boards, targets)
 		shift(-eps)
@@ -291,11 +262,17 @@ func TestGradients(t *testing.T) {
 		numeric := (up - down) / (2 * eps)
 		// 3%: a few ReLUs change sides; 1e-7: the biases before a
 		// BatchNorm have no effect (their exact gradient is 0).
-		tol := 0.03*math.Abs(scaledDot) + 1e-7
-		if math.Abs(numeric-scaledDot) > tol {
-			t.Errorf("%s: backward gives %.6g along the direction, finite differences %.6g", tn.name, scaledDot, numeric)
-		} else {
-			t.Logf("%s: backward %.6g, finite differences %.6g", tn.name, scaledDot, numeric)
+		for pi, g := range tn.g {
+			var scaledDot float64
+			for i := range d {
+				scaledDot += d[i] * math.Max(1e-2, math.Abs(float64(orig[i]))) * float64(g[i])
+			}
+			tol := 0.03*math.Abs(scaledDot) + 1e-7
+			if math.Abs(numeric-scaledDot) > tol {
+				t.Errorf("%s, kernel %s: backward gives %.6g along the direction, finite differences %.6g", tn.name, paths[pi].Name, scaledDot, numeric)
+			} else {
+				t.Logf("%s, kernel %s: backward %.6g, finite differences %.6g", tn.name, paths[pi].Name, scaledDot, numeric)
+			}
 		}
 	}
 }

@@ -5,8 +5,9 @@
 // validation split and the best checkpoint by validation loss; and the
 // self-play reinforcement loop of the thesis (SelfPlay).
 //
-// Matrix products run in 8x32 tiles by one micro-kernel (AVX-512 assembly
-// when the CPU has it, else portable Go) directly on zero-bordered board
+// Matrix products run in 8x32 tiles by the training micro-kernel of
+// package gemm (AVX-512 or AVX2 assembly when the CPU has it, else portable
+// Go; ARENA_GEMM forces one) directly on zero-bordered board
 // activations, so a 3x3 convolution needs no im2col copy. Runs are
 // reproducible: the same data, seed and worker count give the same weights.
 package train
@@ -21,6 +22,7 @@ import (
 	"time"
 
 	"arena/engines/nn"
+	"arena/engines/nn/gemm"
 )
 
 // CPScale is the centipawn scale of the supervised target tanh(cp /
@@ -142,7 +144,11 @@ func Fit(ctx context.Context, samples []Sample, cfg Config) (Result, error) {
 	}
 	res := Result{BestVal: math.Inf(1), Train: len(trainIdx), Val: nVal}
 	start := time.Now()
-	ws := newWorkspace(cfg.Batch, cfg.Workers)
+	k, err := gemm.Default()
+	if err != nil {
+		return Result{}, err
+	}
+	ws := newWorkspace(cfg.Batch, cfg.Workers, k)
 	opt := newAdam(len(m.params), cfg.LR)
 	boards := make([]nn.Placement, cfg.Batch)
 	targets := make([]float32, cfg.Batch)
@@ -168,7 +174,7 @@ func Fit(ctx context.Context, samples []Sample, cfg Config) (Result, error) {
 			}
 			sum += ws.step(m, opt, boards, targets)
 		}
-		e := Epoch{Epoch: ep, TrainLoss: sum / float64(steps), ValLoss: Loss(m, samples, val, ws), Samples: steps * cfg.Batch, Elapsed: time.Since(t0)}
+		e := Epoch{Epoch: ep, TrainLoss: sum / float64(steps), ValLoss: ws.meanLoss(m, samples, val), Samples: steps * cfg.Batch, Elapsed: time.Since(t0)}
 		res.Epochs = append(res.Epochs, e)
 		best := ""
 		if e.ValLoss < res.BestVal {
@@ -195,8 +201,18 @@ func (ws *workspace) step(m *Model, opt *adam, boards []nn.Placement, targets []
 }
 
 // Loss is the mean squared error of m (BatchNorm with running statistics)
-// on samples[idx...] (all samples when idx is nil). ws may be nil.
-func Loss(m *Model, samples []Sample, idx []int, ws *workspace) float64 {
+// on samples[idx...] (all samples when idx is nil). The error is a bad
+// ARENA_GEMM.
+func Loss(m *Model, samples []Sample, idx []int) (float64, error) {
+	k, err := gemm.Default()
+	if err != nil {
+		return 0, err
+	}
+	return newWorkspace(256, runtime.GOMAXPROCS(0), k).meanLoss(m, samples, idx), nil
+}
+
+// meanLoss is Loss in ws.
+func (ws *workspace) meanLoss(m *Model, samples []Sample, idx []int) float64 {
 	if idx == nil {
 		idx = make([]int, len(samples))
 		for i := range idx {
@@ -205,9 +221,6 @@ func Loss(m *Model, samples []Sample, idx []int, ws *workspace) float64 {
 	}
 	if len(idx) == 0 {
 		return math.NaN()
-	}
-	if ws == nil {
-		ws = newWorkspace(256, runtime.GOMAXPROCS(0))
 	}
 	boards := make([]nn.Placement, ws.batch)
 	var sum float64

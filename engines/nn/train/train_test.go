@@ -54,8 +54,8 @@ func TestFitLearnsAndIsReproducible(t *testing.T) {
 			t.Fatalf("best val %v but epoch %d had %v", a.BestVal, e.Epoch, e.ValLoss)
 		}
 	}
-	if got := Loss(a.Best, samples, nil, nil); math.IsNaN(got) || got <= 0 {
-		t.Fatalf("loss of the best model %v", got)
+	if got, err := Loss(a.Best, samples, nil); err != nil || math.IsNaN(got) || got <= 0 {
+		t.Fatalf("loss of the best model %v, %v", got, err)
 	}
 	if _, err := Fit(context.Background(), samples[:10], cfg); err == nil {
 		t.Fatal("10 samples accepted for batch 32")

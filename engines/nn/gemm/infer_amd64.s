@@ -1,9 +1,9 @@
 #include "textflag.h"
 
-// Matrix micro-kernels; kernel.go states what they compute. Every sum is one
-// FMA chain per output, starting from 0, channel by channel, then + bias,
-// then ReLU, in all kernels of one width: a position's value does not
-// depend on the batch it is evaluated in.
+// Inference micro-kernels; Kernels in gemm.go states what they compute.
+// Every sum is one FMA chain per output, starting from 0, channel by
+// channel, then + bias, then ReLU, in all kernels of one width: a
+// position's value does not depend on the batch it is evaluated in.
 
 // ---------------------------------------------------------------- AVX2/FMA
 

@@ -1,0 +1,5 @@
+//go:build !amd64
+
+package gemm
+
+var all = []*Kernels{portable}
