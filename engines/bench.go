@@ -39,7 +39,7 @@ func nps(nodes int64, d time.Duration) float64 {
 // must bound the search (depth, nodes or time): an unbounded bench would
 // never end. On cancellation it returns what was measured with ctx's error.
 func RunBench(ctx context.Context, e Engine, lim Limits, w io.Writer) (BenchSummary, error) {
-	if lim.Infinite || (lim.Depth <= 0 && lim.Nodes <= 0 && lim.MoveTime <= 0 && !lim.HasClock()) {
+	if lim.Unbounded() {
 		return BenchSummary{}, errors.New("bench: the limits must set a depth, a node count or a move time")
 	}
 	var sum BenchSummary

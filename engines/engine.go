@@ -64,6 +64,14 @@ type Limits struct {
 // HasClock reports whether a game clock (wtime/btime) is set.
 func (l Limits) HasClock() bool { return l.WTime > 0 || l.BTime > 0 }
 
+// Unbounded reports whether l leaves the search unbounded: "go infinite",
+// or a go with no depth, nodes, movetime or clock. The engine then answers
+// only once ctx is cancelled, as a UCI engine holds its bestmove until
+// "stop".
+func (l Limits) Unbounded() bool {
+	return l.Infinite || (l.MoveTime <= 0 && !l.HasClock() && l.Depth <= 0 && l.Nodes <= 0)
+}
+
 // Score is an evaluation from the side to move's point of view: centipawns,
 // or, when Mate is non-zero, mate in Mate moves (negative: being mated), as in
 // UCI "score cp" and "score mate".

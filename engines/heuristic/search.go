@@ -3,7 +3,6 @@ package heuristic
 import (
 	"context"
 	"fmt"
-	"math"
 	"time"
 
 	"arena/engines"
@@ -53,14 +52,11 @@ type searcher struct {
 	// null move on the current path: no repetition reaches across it.
 	nullFloor int
 
-	nodes     int64
-	nodeLimit int64
-	seldepth  int
-	stopped   bool
-	done      <-chan struct{}
-	start     time.Time
-	hard      time.Duration
-	rootBest  board.Move // best move of the last completed iteration
+	nodes    int64
+	seldepth int
+	stopped  bool
+	stop     engines.Stop // the node budget, the hard time limit and ctx
+	rootBest board.Move   // best move of the last completed iteration
 
 	moves   [maxPly + 1]board.MoveList
 	scores  [maxPly + 1][256]int32
@@ -107,12 +103,8 @@ func (s *searcher) setPosition(gp engines.Position) error {
 func (s *searcher) run(ctx context.Context, start time.Time, lim engines.Limits, info engines.InfoFunc) engines.Result {
 	pos := s.pos
 	soft, hard := lim.Budget(pos.SideToMove() == board.White)
-	s.start, s.hard, s.done = start, hard, ctx.Done()
+	s.stop = engines.NewStop(ctx, start, lim, hard)
 	s.nodes, s.seldepth, s.stopped = 0, 0, false
-	s.nodeLimit = math.MaxInt64
-	if lim.Nodes > 0 {
-		s.nodeLimit = lim.Nodes
-	}
 	s.nullFloor = 0
 	s.rootBest = board.NullMove
 	if !s.cfg.keepTT {
@@ -122,7 +114,7 @@ func (s *searcher) run(ctx context.Context, start time.Time, lim engines.Limits,
 	// clean keeps a search's result a function of its input.
 	s.clearHeuristics()
 
-	infinite := soft == 0 && lim.Depth == 0 && lim.Nodes == 0
+	infinite := lim.Unbounded()
 	depthLimit := s.cfg.maxDepth
 	switch {
 	case lim.Depth > 0:
@@ -166,7 +158,7 @@ func (s *searcher) run(ctx context.Context, start time.Time, lim engines.Limits,
 	if infinite && !s.stopped {
 		// "go infinite" answers only when stopped, even if the search ran
 		// out of depth first.
-		<-s.done
+		<-ctx.Done()
 	}
 	if len(res.PV) > 1 {
 		res.Ponder = res.PV[1]
@@ -292,17 +284,8 @@ func (s *searcher) enter() bool {
 		return true
 	}
 	s.nodes++
-	if s.nodes >= s.nodeLimit {
+	if s.stop.NodesSpent(s.nodes) || s.nodes&(checkEvery-1) == 0 && s.stop.Interrupted() {
 		s.stopped = true
-	} else if s.nodes&(checkEvery-1) == 0 {
-		if s.hard > 0 && time.Since(s.start) >= s.hard {
-			s.stopped = true
-		}
-		select {
-		case <-s.done:
-			s.stopped = true
-		default:
-		}
 	}
 	return s.stopped
 }

@@ -44,9 +44,7 @@ package mcts
 
 import (
 	"context"
-	"fmt"
 	"strconv"
-	"time"
 
 	"arena/engines"
 	"arena/engines/board"
@@ -207,29 +205,20 @@ func (e *Engine) Close() error {
 // documentation. It returns an error only for an invalid position or after
 // Close.
 func (e *Engine) Search(ctx context.Context, pos engines.Position, lim engines.Limits, info engines.InfoFunc) (engines.Result, error) {
-	start := time.Now()
-	if e.net == nil {
-		return engines.Result{}, fmt.Errorf("%s: search after Close", Name)
-	}
-	p, err := nnengine.SetupPosition(Name, pos)
+	s, err := nnengine.Begin(Name, e.net, pos)
 	if err != nil {
 		return engines.Result{}, err
 	}
-	e.pos = p
-	p.GenerateLegal(&e.ml)
+	e.pos = s.Pos
+	e.pos.GenerateLegal(&e.ml)
 	if e.ml.Len == 0 {
 		e.t.reset()
 		e.rootFEN, e.rootMoves = "", nil
-		if nnengine.Infinite(lim) {
-			<-ctx.Done()
-		}
-		return engines.Result{Time: time.Since(start)}, nil
+		return s.Finish(ctx, lim, info, engines.Result{}), nil
 	}
 	e.setRoot(pos)
-	e.rng.Reset(e.cfg.seed, p.Hash())
-	res := e.run(ctx, start, lim, info)
-	res.Time = time.Since(start)
-	return res, nil
+	e.rng.Reset(e.cfg.seed, e.pos.Hash())
+	return s.Finish(ctx, lim, info, e.run(ctx, s.Start, lim, info)), nil
 }
 
 // setRoot makes the tree's root the position of pos: the subtree reached by

@@ -20,13 +20,13 @@ const (
 // run is the simulation loop on the root set by setRoot.
 func (e *Engine) run(ctx context.Context, start time.Time, lim engines.Limits, info engines.InfoFunc) engines.Result {
 	soft, _ := lim.Budget(e.pos.SideToMove() == board.White)
+	stop := engines.NewStop(ctx, start, lim, soft)
 	e.sims, e.selDepth = 0, 0
-	done := ctx.Done()
 	nextInfo := infoEvery
 	for {
 		// A root without children has no move to play yet: the first
 		// simulation runs whatever the limits say.
-		if e.t.nodes[0].firstChild != none && e.stop(done, start, soft, lim) {
+		if e.t.nodes[0].firstChild != none && e.stop(&stop, lim) {
 			break
 		}
 		n := e.cfg.batch
@@ -41,34 +41,23 @@ func (e *Engine) run(ctx context.Context, start time.Time, lim engines.Limits, i
 			}
 		}
 	}
-	if nnengine.Infinite(lim) {
-		// "go infinite" answers only when stopped, even if the search ended
-		// on its own (a proven root or a full tree).
-		<-done
-	}
-	res := e.result()
-	if info != nil {
-		info(e.info(start))
-	}
-	return res
+	// Search.Finish reports the result and holds an unbounded search's
+	// answer until stopped, even if it ended on its own (a proven root or a
+	// full tree).
+	return e.result()
 }
 
-// stop reports whether the search is over.
-func (e *Engine) stop(done <-chan struct{}, start time.Time, soft time.Duration, lim engines.Limits) bool {
+// stop reports whether the search is over: stop's checks (simulations
+// count as nodes; the time limit is the soft budget, as a simulation is
+// short) or the tree's own ends.
+func (e *Engine) stop(stop *engines.Stop, lim engines.Limits) bool {
 	switch {
-	case lim.Nodes > 0 && e.sims >= lim.Nodes,
-		lim.Depth > 0 && e.selDepth >= lim.Depth,
+	case lim.Depth > 0 && e.selDepth >= lim.Depth,
 		e.cfg.mateDetection && e.t.nodes[0].proof != 0,
-		len(e.t.nodes)+e.cfg.batch > maxNodes,
-		soft > 0 && time.Since(start) >= soft:
+		len(e.t.nodes)+e.cfg.batch > maxNodes:
 		return true
 	}
-	select {
-	case <-done:
-		return true
-	default:
-		return false
-	}
+	return stop.Check(e.sims)
 }
 
 // simulate runs up to n simulations whose leaves are evaluated together.

@@ -16,8 +16,6 @@ package neural
 
 import (
 	"context"
-	"fmt"
-	"time"
 
 	"arena/engines"
 	"arena/engines/board"
@@ -118,24 +116,11 @@ func (e *Engine) Close() error {
 // one inference. Without any limit it answers once ctx is cancelled, as "go
 // infinite" requires.
 func (e *Engine) Search(ctx context.Context, pos engines.Position, lim engines.Limits, info engines.InfoFunc) (engines.Result, error) {
-	start := time.Now()
-	if e.net == nil {
-		return engines.Result{}, fmt.Errorf("%s: search after Close", Name)
-	}
-	p, err := nnengine.SetupPosition(Name, pos)
+	s, err := nnengine.Begin(Name, e.net, pos)
 	if err != nil {
 		return engines.Result{}, err
 	}
-	res := e.search(p, lim)
-	res.Time = time.Since(start)
-	if info != nil && res.Move != "" {
-		info(engines.Info{Depth: res.Depth, SelDepth: res.SelDepth, Score: res.Score, Nodes: res.Nodes, Time: res.Time, PV: res.PV})
-	}
-	if nnengine.Infinite(lim) {
-		<-ctx.Done()
-		res.Time = time.Since(start)
-	}
-	return res, nil
+	return s.Finish(ctx, lim, info, e.search(s.Pos, lim)), nil
 }
 
 func (e *Engine) search(p *board.Position, lim engines.Limits) engines.Result {

@@ -67,7 +67,7 @@ func (e *Engine) Search(ctx context.Context, pos engines.Position, lim engines.L
 		res.PV = []string{res.Move}
 	}
 	// Without any limit (or "go infinite") UCI expects the answer only after "stop".
-	if lim.Infinite || lim == (engines.Limits{}) {
+	if lim.Unbounded() {
 		<-ctx.Done()
 	}
 	res.Time = time.Since(start)

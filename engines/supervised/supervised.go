@@ -39,7 +39,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"time"
 
 	"arena/engines"
 	"arena/engines/board"
@@ -114,12 +113,9 @@ type Engine struct {
 	pv    [maxDepth + 2][maxDepth + 2]board.Move
 	pvLen [maxDepth + 2]int
 
-	nodes     int64
-	nodeLimit int64
-	stopped   bool
-	done      <-chan struct{}
-	start     time.Time
-	hard      time.Duration
+	nodes   int64
+	stopped bool
+	stop    engines.Stop // the node budget, the hard time limit and ctx
 }
 
 // New builds the engine from resolved options; the model is loaded now, and
@@ -166,36 +162,19 @@ func (e *Engine) Close() error {
 // documentation. It returns an error only for an invalid position or after
 // Close.
 func (e *Engine) Search(ctx context.Context, pos engines.Position, lim engines.Limits, info engines.InfoFunc) (engines.Result, error) {
-	start := time.Now()
-	if e.net == nil {
-		return engines.Result{}, fmt.Errorf("%s: search after Close", Name)
-	}
-	p, err := nnengine.SetupPosition(Name, pos)
+	s, err := nnengine.Begin(Name, e.net, pos)
 	if err != nil {
 		return engines.Result{}, err
 	}
-	e.pos = p
+	e.pos = s.Pos
 	depth := e.depth
 	if lim.Depth > 0 {
 		depth = min(lim.Depth, maxDepth)
 	}
-	_, e.hard = lim.Budget(p.SideToMove() == board.White)
-	e.start, e.done = start, ctx.Done()
+	_, hard := lim.Budget(s.Pos.SideToMove() == board.White)
+	e.stop = engines.NewStop(ctx, s.Start, lim, hard)
 	e.nodes, e.stopped = 0, false
-	e.nodeLimit = math.MaxInt64
-	if lim.Nodes > 0 {
-		e.nodeLimit = lim.Nodes
-	}
-	res := e.root(depth)
-	res.Time = time.Since(start)
-	if info != nil && res.Move != "" {
-		info(engines.Info{Depth: res.Depth, SelDepth: res.SelDepth, Score: res.Score, Nodes: res.Nodes, Time: res.Time, PV: res.PV})
-	}
-	if nnengine.Infinite(lim) {
-		<-ctx.Done()
-		res.Time = time.Since(start)
-	}
-	return res, nil
+	return s.Finish(ctx, lim, info, e.root(depth)), nil
 }
 
 // root searches the root moves, captures first.
@@ -299,13 +278,8 @@ func (e *Engine) setPV(ply int, m board.Move) {
 
 // checkStop sets stopped when a limit is reached.
 func (e *Engine) checkStop() bool {
-	if e.nodes >= e.nodeLimit || (e.hard > 0 && time.Since(e.start) >= e.hard) {
+	if e.stop.Check(e.nodes) {
 		e.stopped = true
-	}
-	select {
-	case <-e.done:
-		e.stopped = true
-	default:
 	}
 	return e.stopped
 }

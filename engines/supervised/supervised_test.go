@@ -283,7 +283,7 @@ func TestAllocations(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.pos = p
-	e.nodeLimit = 1 << 40
+	e.stop = engines.NewStop(context.Background(), time.Now(), engines.Limits{}, 0)
 	e.root(2)
 	// The PV slice and its two move strings are the only allocations.
 	if n := testing.AllocsPerRun(10, func() { e.root(2) }); n > 3 {

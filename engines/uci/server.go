@@ -289,7 +289,7 @@ func parseGo(f []string) (lim engines.Limits, hold bool, problems []string) {
 			problems = append(problems, fmt.Sprintf("go: unsupported parameter %q ignored", f[i]))
 		}
 	}
-	hold = lim.Infinite || lim == (engines.Limits{})
+	hold = lim.Unbounded()
 	return lim, hold, problems
 }
 

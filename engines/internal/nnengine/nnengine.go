@@ -1,14 +1,17 @@
 // Package nnengine is what the three value-network engines (nn, mcts and
 // supervised) share: their model and seed options, loading the network, the
-// game-end rules applied to an already generated move list, the mapping of a
-// network value to centipawns and the per-search random source.
+// beginning and end of every search (Begin, Search.Finish), the game-end
+// rules applied to an already generated move list, the mapping of a network
+// value to centipawns and the per-search random source.
 package nnengine
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
+	"time"
 
 	"arena/engines"
 	"arena/engines/board"
@@ -74,13 +77,41 @@ func LoadNet(engine, path, defaultNet string) (*nn.Net, error) {
 	return net, nil
 }
 
-// SetupPosition replays a game to the position to search.
-func SetupPosition(engine string, pos engines.Position) (*board.Position, error) {
+// Search is one search of a network engine, from Begin to Finish: the
+// part of Engine.Search that is the same in every engine.
+type Search struct {
+	Pos   *board.Position // the position to search
+	Start time.Time       // when the search began
+}
+
+// Begin starts a search of engine, which is closed when its net is gone:
+// searching after Close and an invalid position are errors naming the
+// engine.
+func Begin(engine string, net *nn.Net, pos engines.Position) (Search, error) {
+	start := time.Now()
+	if net == nil {
+		return Search{}, fmt.Errorf("%s: search after Close", engine)
+	}
 	p, err := board.FromGame(pos.StartFENOrDefault(), pos.Moves)
 	if err != nil {
-		return nil, fmt.Errorf("%s: position: %w", engine, err)
+		return Search{}, fmt.Errorf("%s: position: %w", engine, err)
 	}
-	return p, nil
+	return Search{Pos: p, Start: start}, nil
+}
+
+// Finish ends the search with res: it reports res as the final info line
+// (when there is a move), holds the answer of an unbounded search (see
+// engines.Limits.Unbounded) until ctx is cancelled, and sets res.Time.
+func (s Search) Finish(ctx context.Context, lim engines.Limits, info engines.InfoFunc, res engines.Result) engines.Result {
+	res.Time = time.Since(s.Start)
+	if info != nil && res.Move != "" {
+		info(engines.Info{Depth: res.Depth, SelDepth: res.SelDepth, Score: res.Score, Nodes: res.Nodes, Time: res.Time, PV: res.PV})
+	}
+	if lim.Unbounded() {
+		<-ctx.Done()
+		res.Time = time.Since(s.Start)
+	}
+	return res
 }
 
 // Status is board.Position.Status computed from the legal moves ml already
@@ -151,10 +182,3 @@ func NewRand() *Rand {
 // Reset seeds the source from the seed option and the root position's
 // Zobrist key.
 func (r *Rand) Reset(seed int, key uint64) { r.pcg.Seed(uint64(seed), key) }
-
-// Infinite reports whether lim leaves the search unbounded ("go infinite",
-// or a go with no limit at all): the engine then answers only once ctx is
-// cancelled, as a UCI engine holds its bestmove until "stop".
-func Infinite(lim engines.Limits) bool {
-	return lim.Infinite || (lim.MoveTime <= 0 && !lim.HasClock() && lim.Depth <= 0 && lim.Nodes <= 0)
-}

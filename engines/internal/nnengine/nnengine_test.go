@@ -1,11 +1,15 @@
 package nnengine
 
 import (
+	"context"
 	"math"
+	"strings"
 	"testing"
+	"time"
 
 	"arena/engines"
 	"arena/engines/board"
+	"arena/engines/nn"
 )
 
 func TestValueToCP(t *testing.T) {
@@ -37,7 +41,7 @@ func TestStatus(t *testing.T) {
 	}
 	want := []board.Status{board.Ongoing, board.Stalemate, board.Checkmate, board.FiftyMoves, board.InsufficientMaterial, board.Threefold}
 	for i, g := range games {
-		p, err := SetupPosition("test", g)
+		p, err := board.FromGame(g.StartFENOrDefault(), g.Moves)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,5 +107,44 @@ func TestRandPerSearch(t *testing.T) {
 	}
 	if same {
 		t.Error("seeds 3 and 4 drew the same numbers")
+	}
+}
+
+func TestBeginFinish(t *testing.T) {
+	if _, err := Begin("nn", nil, engines.Position{}); err == nil || !strings.Contains(err.Error(), "nn: search after Close") {
+		t.Errorf("Begin without a net: %v, want a search-after-Close error naming the engine", err)
+	}
+	net := &nn.Net{}
+	if _, err := Begin("mcts", net, engines.Position{Moves: []string{"e2e5"}}); err == nil || !strings.Contains(err.Error(), "mcts: position") {
+		t.Errorf("Begin with an illegal move: %v, want a position error naming the engine", err)
+	}
+	s, err := Begin("nn", net, engines.Position{Moves: []string{"e2e4"}})
+	if err != nil || s.Pos.SideToMove() != board.Black || s.Start.IsZero() {
+		t.Fatalf("Begin after 1.e4: %+v, %v", s, err)
+	}
+	var infos []engines.Info
+	record := func(in engines.Info) { infos = append(infos, in) }
+	res := engines.Result{Move: "e7e5", Depth: 1, Nodes: 20, PV: []string{"e7e5"}}
+	got := s.Finish(context.Background(), engines.Limits{Depth: 1}, record, res)
+	if got.Move != "e7e5" || got.Time <= 0 || len(infos) != 1 || infos[0].Nodes != 20 || infos[0].PV[0] != "e7e5" {
+		t.Errorf("Finish: %+v with infos %+v, want the result timed and reported once", got, infos)
+	}
+	infos = nil
+	s.Finish(context.Background(), engines.Limits{Depth: 1}, record, engines.Result{})
+	if len(infos) != 0 {
+		t.Errorf("Finish without a move reported %+v", infos)
+	}
+	// An unbounded search holds its answer until ctx is cancelled.
+	ctx, cancel := context.WithCancel(context.Background())
+	finished := make(chan engines.Result)
+	go func() { finished <- s.Finish(ctx, engines.Limits{Infinite: true}, nil, res) }()
+	select {
+	case r := <-finished:
+		t.Fatalf("unbounded Finish returned %+v before cancel", r)
+	case <-time.After(50 * time.Millisecond):
+	}
+	cancel()
+	if r := <-finished; r.Move != "e7e5" {
+		t.Errorf("unbounded Finish after cancel: %+v", r)
 	}
 }
