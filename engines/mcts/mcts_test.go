@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"arena/engines"
-	"arena/engines/internal/nnengine/enginetest"
+	"arena/engines/internal/enginetest"
 )
 
 func newEngine(t testing.TB, opts map[string]string) *Engine {

@@ -12,7 +12,7 @@ import (
 	"arena/engines"
 	"arena/engines/board"
 	"arena/engines/internal/nnengine"
-	"arena/engines/internal/nnengine/enginetest"
+	"arena/engines/internal/enginetest"
 	"arena/engines/nn"
 	"arena/engines/uci"
 )

@@ -9,7 +9,7 @@ import (
 
 	"arena/engines"
 	"arena/engines/board"
-	"arena/engines/internal/nnengine/enginetest"
+	"arena/engines/internal/enginetest"
 	"arena/engines/nn"
 )
 

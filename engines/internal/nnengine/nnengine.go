@@ -68,7 +68,7 @@ func LoadNet(engine, path, defaultNet string) (*nn.Net, error) {
 		}
 		return net, nil
 	}
-	net, _, err := nn.Load(path)
+	net, err := loadFile(path)
 	if err != nil {
 		// nn's errors name the path already ("model PATH: ..." or
 		// "read model: open PATH: ...").

@@ -3,6 +3,8 @@ package nnengine
 import (
 	"context"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -146,5 +148,37 @@ func TestBeginFinish(t *testing.T) {
 	cancel()
 	if r := <-finished; r.Move != "e7e5" {
 		t.Errorf("unbounded Finish after cancel: %+v", r)
+	}
+}
+
+// TestLoadFileCache: engines built from one file share its net until the
+// file changes.
+func TestLoadFileCache(t *testing.T) {
+	data, err := os.ReadFile("../../nn/testdata/valuenet_state.pt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "net.pt")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, err := LoadNet("nn", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := LoadNet("mcts", path)
+	if err != nil || b != a {
+		t.Fatalf("second load of an unchanged file: %p, %v; want the first net %p", b, err, a)
+	}
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(path, later, later); err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadNet("nn", path)
+	if err != nil || c == a {
+		t.Fatalf("load after the file changed: %p, %v; want a new net", c, err)
+	}
+	if _, err := LoadNet("nn", filepath.Join(t.TempDir(), "missing.pt")); err == nil || !strings.Contains(err.Error(), "missing.pt") {
+		t.Fatalf("missing file: %v, want an error naming it", err)
 	}
 }

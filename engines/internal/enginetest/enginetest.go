@@ -24,7 +24,7 @@ func Model(t testing.TB) string {
 	if !ok {
 		t.Fatal("enginetest: cannot locate the source directory")
 	}
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "nn", "testdata", "valuenet_state.pt")
+	return filepath.Join(filepath.Dir(file), "..", "..", "nn", "testdata", "valuenet_state.pt")
 }
 
 // SafetensorsModel converts the fixture to safetensors in a temporary

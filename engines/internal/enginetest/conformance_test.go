@@ -1,0 +1,83 @@
+package enginetest_test
+
+import (
+	"testing"
+
+	"arena/engines"
+	"arena/engines/internal/enginetest"
+
+	// The built-in engines register themselves.
+	_ "arena/engines/heuristic"
+	_ "arena/engines/mcts"
+	_ "arena/engines/neural"
+	_ "arena/engines/random"
+	_ "arena/engines/supervised"
+)
+
+// subject describes the registered engine name: built with the model
+// fixture when it takes a model, seeded when it takes a seed.
+func subject(t *testing.T, name string) enginetest.Subject {
+	spec, err := engines.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, model := spec.Option("model")
+	_, seeded := spec.Option("seed")
+	return enginetest.Subject{
+		Name:         name,
+		Seeded:       seeded,
+		IgnoresNodes: name == "random",
+		New: func(t *testing.T, opts map[string]string) engines.Engine {
+			values := map[string]string{}
+			if model {
+				values["model"] = enginetest.Model(t)
+			}
+			for k, v := range opts {
+				values[k] = v
+			}
+			e, err := engines.New(name, values)
+			if err != nil {
+				t.Fatalf("new engine %s %v: %v", name, values, err)
+			}
+			t.Cleanup(func() { e.Close() })
+			return e
+		},
+	}
+}
+
+// TestConformance runs the suite against every built-in engine.
+func TestConformance(t *testing.T) {
+	names := engines.Names()
+	if len(names) < 5 {
+		t.Fatalf("registered engines %v: want at least heuristic, nn, mcts, supervised and random", names)
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) { enginetest.Conformance(t, subject(t, name)) })
+	}
+}
+
+// TestConformanceOverUCI runs the suite against the UCI client driving
+// built-in engines served as "arena uci NAME" does: the client and the
+// server together must keep the contract.
+func TestConformanceOverUCI(t *testing.T) {
+	for _, name := range []string{"heuristic", "mcts"} {
+		s := subject(t, name)
+		s.Name = "uci " + name
+		s.New = func(t *testing.T, opts map[string]string) engines.Engine {
+			initial := map[string]string{}
+			if _, ok := mustSpec(t, name).Option("model"); ok {
+				initial["model"] = enginetest.Model(t)
+			}
+			return enginetest.UCI(t, name, initial, opts)
+		}
+		t.Run(name, func(t *testing.T) { enginetest.Conformance(t, s) })
+	}
+}
+
+func mustSpec(t *testing.T, name string) engines.Spec {
+	spec, err := engines.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec
+}
