@@ -11,8 +11,8 @@ import (
 
 	"arena/engines"
 	"arena/engines/board"
-	"arena/engines/internal/nnengine"
 	"arena/engines/internal/enginetest"
+	"arena/engines/internal/nnengine"
 	"arena/engines/nn"
 	"arena/engines/uci"
 )
