@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"arena/engines/board"
@@ -80,7 +81,8 @@ func TestGoldenPyTorch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, k := range gemm.Available() {
+		var portable []float32
+		for _, k := range append([]*gemm.Kernels{gemm.Portable()}, gemm.Available()...) {
 			n, err := newWithKernel(w, k)
 			if err != nil {
 				t.Fatal(err)
@@ -92,6 +94,12 @@ func TestGoldenPyTorch(t *testing.T) {
 				if d := math.Abs(float64(single[i]) - p.Value); d > 1e-5 {
 					t.Errorf("%s, kernel %s: %s = %.7f, PyTorch %.7f (diff %.2g)", file, k.Name, p.FEN, single[i], p.Value, d)
 				}
+				if portable != nil && math.Abs(float64(single[i]-portable[i])) > 2e-6 {
+					t.Errorf("%s, kernel %s: %s = %.7f, portable kernel %.7f", file, k.Name, p.FEN, single[i], portable[i])
+				}
+			}
+			if portable == nil {
+				portable = single
 			}
 			batch := make([]float32, len(inputs))
 			e.EvaluateBatch(inputs, batch)
@@ -268,5 +276,25 @@ func TestNetConcurrent(t *testing.T) {
 		if msg := <-errs; msg != "" {
 			t.Error(msg)
 		}
+	}
+}
+
+// TestForcedKernel: ARENA_GEMM picks the kernel of every new Net, and a bad
+// value is an error naming the variable.
+func TestForcedKernel(t *testing.T) {
+	w, _, err := ReadFile("testdata/valuenet_state.pt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range gemm.Available() {
+		t.Setenv(gemm.EnvVar, k.Name)
+		n, err := New(w)
+		if err != nil || n.Kernel() != k.Name {
+			t.Fatalf("%s=%s: New gave kernel %v, %v", gemm.EnvVar, k.Name, n, err)
+		}
+	}
+	t.Setenv(gemm.EnvVar, "avx9000")
+	if _, err := New(w); err == nil || !strings.Contains(err.Error(), gemm.EnvVar+"=avx9000") {
+		t.Fatalf("%s=avx9000: New: %v, want an error naming the variable", gemm.EnvVar, err)
 	}
 }
