@@ -14,33 +14,21 @@ import (
 	_ "arena/engines/supervised"
 )
 
-// subject describes the registered engine name: built with the model
-// fixture when it takes a model, seeded when it takes a seed.
+// subject describes the registered engine name, built by enginetest.New
+// (with the model fixture when it takes a model), seeded when it takes a
+// seed.
 func subject(t *testing.T, name string) enginetest.Subject {
 	spec, err := engines.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, model := spec.Option("model")
 	_, seeded := spec.Option("seed")
 	return enginetest.Subject{
 		Name:         name,
 		Seeded:       seeded,
 		IgnoresNodes: name == "random",
 		New: func(t *testing.T, opts map[string]string) engines.Engine {
-			values := map[string]string{}
-			if model {
-				values["model"] = enginetest.Model(t)
-			}
-			for k, v := range opts {
-				values[k] = v
-			}
-			e, err := engines.New(name, values)
-			if err != nil {
-				t.Fatalf("new engine %s %v: %v", name, values, err)
-			}
-			t.Cleanup(func() { e.Close() })
-			return e
+			return enginetest.New(t, name, opts)
 		},
 	}
 }
@@ -64,20 +52,8 @@ func TestConformanceOverUCI(t *testing.T) {
 		s := subject(t, name)
 		s.Name = "uci " + name
 		s.New = func(t *testing.T, opts map[string]string) engines.Engine {
-			initial := map[string]string{}
-			if _, ok := mustSpec(t, name).Option("model"); ok {
-				initial["model"] = enginetest.Model(t)
-			}
-			return enginetest.UCI(t, name, initial, opts)
+			return enginetest.UCI(t, name, enginetest.Options(t, name, nil), opts)
 		}
 		t.Run(name, func(t *testing.T) { enginetest.Conformance(t, s) })
 	}
-}
-
-func mustSpec(t *testing.T, name string) engines.Spec {
-	spec, err := engines.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return spec
 }

@@ -42,14 +42,26 @@ func SafetensorsModel(t testing.TB) string {
 	return path
 }
 
-// New builds a registered engine with the fixture model unless opts sets
-// one.
-func New(t testing.TB, name string, opts map[string]string) engines.Engine {
+// Options is opts plus the fixture model when the registered engine name
+// takes a model and opts sets none.
+func Options(t testing.TB, name string, opts map[string]string) map[string]string {
 	t.Helper()
-	values := map[string]string{"model": Model(t)}
+	values := map[string]string{}
+	if spec, err := engines.Lookup(name); err == nil {
+		if _, ok := spec.Option("model"); ok {
+			values["model"] = Model(t)
+		}
+	}
 	for k, v := range opts {
 		values[k] = v
 	}
+	return values
+}
+
+// New builds a registered engine with Options.
+func New(t testing.TB, name string, opts map[string]string) engines.Engine {
+	t.Helper()
+	values := Options(t, name, opts)
 	e, err := engines.New(name, values)
 	if err != nil {
 		t.Fatalf("new engine %s %v: %v", name, opts, err)
