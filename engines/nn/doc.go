@@ -17,11 +17,11 @@
 // Inference. Every layer is one matrix product in which each output row is a
 // board square of one position and each column an output channel; the 3x3
 // convolutions read their inputs through a table of row indices (an "indirect"
-// convolution: no im2col copy). On amd64 the inner kernels are AVX-512 or
-// AVX2/FMA assembly, chosen at start-up from the CPU features, with a portable
-// Go kernel otherwise (Kernel reports which one runs). An Evaluator owns the
-// scratch buffers of one goroutine, so evaluating allocates nothing; a Net is
-// immutable and shared.
+// convolution: no im2col copy). The inner kernels are package gemm's (shared
+// with the trainer): AVX-512 or AVX2/FMA assembly on amd64, chosen from the
+// CPU features or forced with ARENA_GEMM, portable Go otherwise (Kernel
+// reports which one runs). An Evaluator owns the scratch buffers of one
+// goroutine, so evaluating allocates nothing; a Net is immutable and shared.
 //
 // Files. The native format is safetensors (tensor names as in PyTorch, with
 // metadata: architecture, generation, best_wr, training). PyTorch checkpoints
