@@ -20,13 +20,13 @@ const (
 // run is the simulation loop on the root set by setRoot.
 func (e *Engine) run(ctx context.Context, start time.Time, lim engines.Limits, info engines.InfoFunc) engines.Result {
 	soft, _ := lim.Budget(e.pos.SideToMove() == board.White)
-	stop := engines.NewStop(ctx, start, lim, soft)
+	limits := engines.NewStop(ctx, start, lim, soft)
 	e.sims, e.selDepth = 0, 0
 	nextInfo := infoEvery
 	for {
 		// A root without children has no move to play yet: the first
 		// simulation runs whatever the limits say.
-		if e.t.nodes[0].firstChild != none && e.stop(&stop, lim) {
+		if e.t.nodes[0].firstChild != none && e.stop(&limits, lim) {
 			break
 		}
 		n := e.cfg.batch
@@ -47,17 +47,17 @@ func (e *Engine) run(ctx context.Context, start time.Time, lim engines.Limits, i
 	return e.result()
 }
 
-// stop reports whether the search is over: stop's checks (simulations
+// stop reports whether the search is over: the limits' checks (simulations
 // count as nodes; the time limit is the soft budget, as a simulation is
 // short) or the tree's own ends.
-func (e *Engine) stop(stop *engines.Stop, lim engines.Limits) bool {
+func (e *Engine) stop(limits *engines.Stop, lim engines.Limits) bool {
 	switch {
 	case lim.Depth > 0 && e.selDepth >= lim.Depth,
 		e.cfg.mateDetection && e.t.nodes[0].proof != 0,
 		len(e.t.nodes)+e.cfg.batch > maxNodes:
 		return true
 	}
-	return stop.Check(e.sims)
+	return limits.Check(e.sims)
 }
 
 // simulate runs up to n simulations whose leaves are evaluated together.
