@@ -90,7 +90,7 @@ func TestLimits(t *testing.T) {
 func TestDeterministicPerSeed(t *testing.T) {
 	for _, opts := range variants {
 		results := map[string]bool{}
-		for _, seed := range []string{"1", "2", "3", "4"} {
+		for _, seed := range []string{"1", "2"} {
 			o := map[string]string{"seed": seed}
 			for k, v := range opts {
 				o[k] = v
@@ -105,7 +105,7 @@ func TestDeterministicPerSeed(t *testing.T) {
 				var line []string
 				pos := engines.Position{}
 				for range 3 {
-					res := enginetest.Search(t, e, pos, engines.Limits{Nodes: 120})
+					res := enginetest.Search(t, e, pos, engines.Limits{Nodes: 80})
 					line = append(line, fmt.Sprintf("%s %v %d %v", res.Move, res.Score, res.Nodes, res.PV))
 					pos.Moves = append(pos.Moves, res.Move)
 				}
@@ -117,7 +117,7 @@ func TestDeterministicPerSeed(t *testing.T) {
 			results[got[0]] = true
 		}
 		if len(results) == 1 {
-			t.Errorf("%v: four seeds searched identically", opts)
+			t.Errorf("%v: two seeds searched identically", opts)
 		}
 	}
 }
