@@ -22,6 +22,7 @@ type Stop struct {
 // NewStop starts the checks of one search begun at start: ctx's
 // cancellation, lim's node count, and the time limit (0: none), which is
 // the hard or soft budget of Limits.Budget as suits the engine's search.
+// The zero Stop has a node budget of 0: it stops at once.
 func NewStop(ctx context.Context, start time.Time, lim Limits, limit time.Duration) Stop {
 	s := Stop{done: ctx.Done(), start: start, limit: limit, nodeLimit: math.MaxInt64}
 	if lim.Nodes > 0 {
