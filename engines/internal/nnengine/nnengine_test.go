@@ -12,6 +12,7 @@ import (
 	"arena/engines"
 	"arena/engines/board"
 	"arena/engines/nn"
+	"arena/engines/nn/nets"
 )
 
 func TestValueToCP(t *testing.T) {
@@ -78,7 +79,7 @@ func TestStatusThesisDraws(t *testing.T) {
 		{engines.Position{FEN: "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 150 80"}, board.Checkmate},
 	}
 	for _, tc := range tests {
-		p, err := SetupPosition("test", tc.g)
+		p, err := board.FromGame(tc.g.StartFENOrDefault(), tc.g.Moves)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,11 +163,11 @@ func TestLoadFileCache(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a, err := LoadNet("nn", path)
+	a, err := LoadNet("nn", path, nets.SelfPlay)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := LoadNet("mcts", path)
+	b, err := LoadNet("mcts", path, nets.SelfPlay)
 	if err != nil || b != a {
 		t.Fatalf("second load of an unchanged file: %p, %v; want the first net %p", b, err, a)
 	}
@@ -174,11 +175,11 @@ func TestLoadFileCache(t *testing.T) {
 	if err := os.Chtimes(path, later, later); err != nil {
 		t.Fatal(err)
 	}
-	c, err := LoadNet("nn", path)
+	c, err := LoadNet("nn", path, nets.SelfPlay)
 	if err != nil || c == a {
 		t.Fatalf("load after the file changed: %p, %v; want a new net", c, err)
 	}
-	if _, err := LoadNet("nn", filepath.Join(t.TempDir(), "missing.pt")); err == nil || !strings.Contains(err.Error(), "missing.pt") {
+	if _, err := LoadNet("nn", filepath.Join(t.TempDir(), "missing.pt"), nets.SelfPlay); err == nil || !strings.Contains(err.Error(), "missing.pt") {
 		t.Fatalf("missing file: %v, want an error naming it", err)
 	}
 }
