@@ -48,7 +48,7 @@ func TestConformance(t *testing.T) {
 // built-in engines served as "arena uci NAME" does: the client and the
 // server together must keep the contract.
 func TestConformanceOverUCI(t *testing.T) {
-	for _, name := range []string{"mcts", "supervised"} {
+	for _, name := range []string{"heuristic", "mcts", "supervised"} {
 		s := subject(t, name)
 		s.Name = "uci " + name
 		s.New = func(t *testing.T, opts map[string]string) engines.Engine {
