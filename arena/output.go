@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"arena/internal/atomicfile"
 )
 
 // Files of a run directory.
@@ -23,7 +25,6 @@ const (
 	SummaryMD    = "summary.md"
 	filePerm     = 0o644
 	dirPerm      = 0o755
-	tmpSuffix    = ".tmp"
 	csvPrecision = 4
 )
 
@@ -31,43 +32,6 @@ const (
 var csvHeader = []string{
 	"game", "ply", "side", "engine", "move_uci", "move_san", "time_s", "nodes", "depth", "seldepth",
 	"score_cp", "score_mate", "pv", "rss_mb", "peak_rss_mb", "eval_cp", "cpl", "accuracy", "class",
-}
-
-// writeFileAtomic replaces path with data so that a crash leaves either the
-// old or the new file: write a temporary file, fsync, rename, fsync the
-// directory.
-func writeFileAtomic(path string, data []byte) error {
-	tmp := path + tmpSuffix
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, filePerm)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	return syncDir(filepath.Dir(path))
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	// Some file systems cannot sync a directory; the rename is still done.
-	_ = d.Sync()
-	return nil
 }
 
 // outputs appends finished games to the run directory's files.
@@ -121,7 +85,7 @@ func openOutputs(dir string, cfg *Config, done []*GameRecord) (*outputs, error) 
 			continue
 		}
 		path := filepath.Join(dir, f.name)
-		if err := writeFileAtomic(path, f.data); err != nil {
+		if err := atomicfile.WriteFile(path, f.data); err != nil {
 			o.close()
 			return nil, fmt.Errorf("write %s: %w", path, err)
 		}
@@ -169,7 +133,7 @@ func (o *outputs) appendGame(g *GameRecord, all []*GameRecord) error {
 				return err
 			}
 		}
-		if err := writeFileAtomic(filepath.Join(o.dir, PGNFile), pgn.Bytes()); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(o.dir, PGNFile), pgn.Bytes()); err != nil {
 			return fmt.Errorf("write %s: %w", PGNFile, err)
 		}
 	default:

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"arena/internal/atomicfile"
 	"arena/tracker"
 )
 
@@ -75,7 +76,7 @@ func createRunDir(cfg *Config, opt Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := writeFileAtomic(filepath.Join(dir, ConfigFile), data); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, ConfigFile), data); err != nil {
 		return "", fmt.Errorf("write %s: %w", ConfigFile, err)
 	}
 	return dir, nil
@@ -223,14 +224,14 @@ func run(ctx context.Context, cfg *Config, dir string, done []*GameRecord, opt O
 		if err != nil {
 			return err
 		}
-		if err := writeFileAtomic(filepath.Join(dir, SummaryJSON), js); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, SummaryJSON), js); err != nil {
 			return fmt.Errorf("write %s: %w", SummaryJSON, err)
 		}
 		md, err := s.Markdown(cfg)
 		if err != nil {
 			return err
 		}
-		if err := writeFileAtomic(filepath.Join(dir, SummaryMD), md); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, SummaryMD), md); err != nil {
 			return fmt.Errorf("write %s: %w", SummaryMD, err)
 		}
 		return nil

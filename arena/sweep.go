@@ -19,6 +19,8 @@ import (
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 	"gopkg.in/yaml.v3"
+
+	"arena/internal/atomicfile"
 )
 
 // Files of a sweep's parent directory (each setting has a run directory of
@@ -334,7 +336,7 @@ func RunSweep(ctx context.Context, cfg *Config, opt Options) (*SweepSummary, err
 		if err != nil {
 			return nil, err
 		}
-		if err := writeFileAtomic(filepath.Join(sub, ConfigFile), data); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(sub, ConfigFile), data); err != nil {
 			return nil, fmt.Errorf("write %s: %w", filepath.Join(sub, ConfigFile), err)
 		}
 		ss.Settings = append(ss.Settings, st)
@@ -487,14 +489,14 @@ func (ss *SweepSummary) write() error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(ss.RunDir, SweepJSON), append(js, '\n')); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(ss.RunDir, SweepJSON), append(js, '\n')); err != nil {
 		return fmt.Errorf("write %s: %w", SweepJSON, err)
 	}
 	md, err := ss.Markdown()
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(ss.RunDir, SweepMD), md); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(ss.RunDir, SweepMD), md); err != nil {
 		return fmt.Errorf("write %s: %w", SweepMD, err)
 	}
 	return nil

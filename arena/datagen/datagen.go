@@ -17,6 +17,7 @@ import (
 	"arena/engines"
 	"arena/engines/board"
 	"arena/engines/heuristic"
+	"arena/internal/atomicfile"
 	"arena/tracker"
 )
 
@@ -275,7 +276,7 @@ func prepareOutput(cfg Config) (map[string]bool, error) {
 	data, err := os.ReadFile(cfg.Out)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return seen, os.WriteFile(cfg.Out, []byte(Header+"\n"), 0o644)
+		return seen, atomicfile.WriteFile(cfg.Out, []byte(Header+"\n"))
 	case err != nil:
 		return nil, err
 	case !cfg.Resume:

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -19,6 +18,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 
 	"arena/arena"
+	"arena/internal/atomicfile"
 )
 
 // Plot size without the legend below it: 6 × 4 inches (576 × 384 pixels in
@@ -441,7 +441,7 @@ func (f *Figure) render(dir string) (*Rendered, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(o.path, data, 0o644); err != nil {
+		if err := atomicfile.WriteFile(o.path, data); err != nil {
 			return nil, fmt.Errorf("write plot: %w", err)
 		}
 		if o.format == "svg" {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"arena/arena"
+	"arena/internal/atomicfile"
 )
 
 // Output files, in the report directory.
@@ -80,14 +81,14 @@ func Write(runs []*Run, dir string) (*Report, error) {
 		return nil, err
 	}
 	md := rep.Markdown()
-	if err := os.WriteFile(filepath.Join(dir, MarkdownFile), md, 0o644); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, MarkdownFile), md); err != nil {
 		return nil, fmt.Errorf("write report: %w", err)
 	}
 	html, err := rep.HTML()
 	if err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(dir, HTMLFile), html, 0o644); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, HTMLFile), html); err != nil {
 		return nil, fmt.Errorf("write report: %w", err)
 	}
 	return rep, nil

@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"arena/arena"
+	"arena/internal/atomicfile"
 )
 
 // HeuristicEngine is the built-in engine the thesis's experiments all use.
@@ -228,7 +229,7 @@ func WriteReproduction(runs []*Run, file string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(file, md, 0o644); err != nil {
+	if err := atomicfile.WriteFile(file, md); err != nil {
 		return fmt.Errorf("write %s: %w", file, err)
 	}
 	return nil

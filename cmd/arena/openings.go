@@ -5,11 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"arena/arena/book"
+	"arena/internal/atomicfile"
 )
 
 func init() {
@@ -95,7 +95,7 @@ func openingsGenerate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arena openings generate: %v\n", err)
 		return 1
 	}
-	if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
+	if err := atomicfile.WriteFile(*out, buf.Bytes()); err != nil {
 		fmt.Fprintf(stderr, "arena openings generate: %v\n", err)
 		return 1
 	}

@@ -3,10 +3,12 @@ package nn
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/nlpodyssey/gopickle/pickle"
+
+	"arena/internal/atomicfile"
 )
 
 // ReadFile reads a ValueNet weight file: safetensors or a torch.save
@@ -56,34 +58,12 @@ func isPickle(data []byte) bool {
 
 // SaveSafetensors writes w and m to path atomically (a temporary file in the
 // same directory, synced, then renamed), so a crash never leaves half a model.
-func SaveSafetensors(path string, w *Weights, m Meta) (err error) {
+func SaveSafetensors(path string, w *Weights, m Meta) error {
 	if err := w.Validate(); err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("save model: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = tmp.Chmod(0o644); err != nil { // CreateTemp makes it private
+	if err := atomicfile.Write(path, func(f io.Writer) error { return WriteSafetensors(f, w, m) }); err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err = WriteSafetensors(tmp, w, m); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("save model: %w", err)
 	}
 	return nil
 }
