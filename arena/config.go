@@ -39,6 +39,11 @@ const (
 	DefaultOutputDir   = "results"
 	DefaultOpeningOrd  = "sequential"
 	DefaultPairs       = true
+	// MaxGames bounds the games a config schedules (games per pairing
+	// times pairings) and MaxConcurrency the games played at once: a typo
+	// of a few zeros is an error, not a run that never ends.
+	MaxGames       = 100_000_000
+	MaxConcurrency = 1024
 )
 
 // Tournament formats (the format: key).
@@ -60,6 +65,9 @@ type Config struct {
 	Name   string `yaml:"name"`
 	Format string `yaml:"format"` // FormatMatch, FormatRoundRobin or FormatGauntlet
 	Games  int    `yaml:"games"`  // per pairing of engines
+	// Concurrency is the number of games played at once, each with its
+	// own engine processes (arena run --concurrency overrides it).
+	Concurrency int `yaml:"concurrency"`
 	// Pairs: consecutive games of a pairing are a game pair, one opening
 	// played with the colours swapped; false: every game takes the next
 	// opening (colours still alternate).
@@ -487,11 +495,12 @@ func (d *decoder) duration(n *yaml.Node, path string) (Duration, error) {
 	return Duration(v), nil
 }
 
-var topKeys = []string{"name", "format", "games", "pairs", "max_moves", "game_end", "seed", "time_margin", "move_timeout", "limits", "engines",
+var topKeys = []string{"name", "format", "games", "pairs", "max_moves", "game_end", "seed", "time_margin", "move_timeout", "concurrency", "limits", "engines",
 	"anchor", "openings", "sprt", "judge", "output", "sweep"}
 
 func (d *decoder) config(n *yaml.Node, c *Config) error {
 	c.Games = DefaultGames
+	c.Concurrency = 1
 	c.MaxMoves = DefaultMaxMoves
 	c.GameEnd = GameEndClaim
 	c.Seed = DefaultSeed
@@ -521,8 +530,15 @@ func (d *decoder) config(n *yaml.Node, c *Config) error {
 		case "sprt":
 			c.SPRT, err = d.sprt(v, key)
 		case "games":
-			i, err = d.int(v, key, 1)
+			if i, err = d.int(v, key, 1); err == nil && i > MaxGames {
+				err = d.errorf(v, key, "%d is more than the %d games a run may schedule", i, MaxGames)
+			}
 			c.Games = int(i)
+		case "concurrency":
+			if i, err = d.int(v, key, 1); err == nil && i > MaxConcurrency {
+				err = d.errorf(v, key, "%d games at once is more than the limit of %d", i, MaxConcurrency)
+			}
+			c.Concurrency = int(i)
 		case "max_moves":
 			i, err = d.int(v, key, 0)
 			c.MaxMoves = int(i)
@@ -604,6 +620,9 @@ func (d *decoder) tournament(n *yaml.Node, c *Config, formatNode, anchorNode *ya
 		c.Anchor = names[0]
 	case !slices.Contains(names, c.Anchor):
 		return d.errorf(anchorNode, "anchor", "%q is not an engine name (engines: %s)", c.Anchor, strings.Join(names, ", "))
+	}
+	if total := int64(c.Games) * int64(len(pairings(c))); total > MaxGames {
+		return d.errorf(keyNode(n, "games"), "games", "%d games per pairing times %d pairings is %d games, more than the %d a run may schedule", c.Games, len(pairings(c)), total, MaxGames)
 	}
 	if c.SPRT != nil && len(c.Engines) != 2 {
 		return d.errorf(keyNode(n, "sprt"), "sprt", "an SPRT tests a match of exactly 2 engines, %d given", len(c.Engines))

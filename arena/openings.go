@@ -3,7 +3,6 @@ package arena
 import (
 	"bufio"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -169,22 +168,10 @@ func replayFEN(fen string, moves []string) (string, error) {
 // around, or with order random a seeded shuffle, reshuffled each time the
 // book is used up, read from position start of that sequence.
 func openingOrder(n, count int, order string, start int, seed int64) []int {
+	seq := newOpeningSeq(n, order, start, seed)
 	idx := make([]int, count)
-	offset := max(start-1, 0) // 0 in configs resolved before start existed
-	if order != "random" {
-		for i := range idx {
-			idx[i] = (offset + i) % n
-		}
-		return idx
-	}
-	r := rand.New(rand.NewPCG(uint64(seed), 0x6f70656e696e6773)) // "openings"
-	var perms [][]int
 	for i := range idx {
-		p := offset + i
-		for len(perms) <= p/n {
-			perms = append(perms, r.Perm(n))
-		}
-		idx[i] = perms[p/n][p%n]
+		idx[i] = seq.at(i)
 	}
 	return idx
 }

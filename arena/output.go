@@ -1,12 +1,10 @@
 package arena
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -34,107 +32,109 @@ var csvHeader = []string{
 	"score_cp", "score_mate", "pv", "rss_mb", "peak_rss_mb", "eval_cp", "cpl", "accuracy", "class",
 }
 
-// outputs appends finished games to the run directory's files.
+// outputs writes a run's game files. games.jsonl gets every game as it
+// finishes (any order, fsync'ed before anything else, as it is what --resume
+// trusts); games.pgn and moves.csv get the games in game order. A run starts
+// them afresh as temporary files (rebuilt from the games already finished)
+// and installs them before its first new game, so a game half-appended when
+// a previous run was killed disappears from every file at once.
 type outputs struct {
-	dir  string
-	cfg  *Config
-	json *os.File
-	pgn  *os.File // nil unless pgn: all
-	csv  *os.File
+	dir   string
+	cfg   *Config
+	json  *os.File // read and appended: pending games are read back from it
+	pgn   *os.File // nil unless pgn: all
+	csv   *os.File
+	size  int64         // of games.jsonl
+	lines int           // of games.jsonl
+	last  []*GameRecord // the games games.pgn holds with pgn: last N
+	tmp   map[*os.File]string
 }
 
-// openOutputs prepares the run directory for appending after the games
-// already finished. games.pgn and moves.csv are rewritten from those games,
-// so that a game half-appended when the previous run was killed disappears
-// from every file at once.
-func openOutputs(dir string, cfg *Config, done []*GameRecord) (*outputs, error) {
-	o := &outputs{dir: dir, cfg: cfg}
-	var js, moves, pgn bytes.Buffer
-	cw := csv.NewWriter(&moves)
-	if err := cw.Write(csvHeader); err != nil {
-		return nil, err
-	}
-	for _, g := range done {
-		line, err := json.Marshal(g)
-		if err != nil {
-			return nil, err
-		}
-		js.Write(append(line, '\n'))
-		writeCSV(cw, g)
-	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return nil, err
-	}
-	for _, g := range pgnGames(cfg.Output.PGN, done) {
-		if err := WritePGN(&pgn, cfg, g); err != nil {
-			return nil, err
-		}
-	}
-	files := []struct {
+// rebuildSuffix marks the files of outputs before install.
+const rebuildSuffix = ".rebuild"
+
+func createOutputs(dir string, cfg *Config) (*outputs, error) {
+	o := &outputs{dir: dir, cfg: cfg, tmp: map[*os.File]string{}}
+	for _, f := range []struct {
 		name string
-		data []byte
 		dst  **os.File
-	}{
-		{GamesFile, js.Bytes(), &o.json},
-		{MovesFile, moves.Bytes(), &o.csv},
-		{PGNFile, pgn.Bytes(), &o.pgn},
-	}
-	for _, f := range files {
-		if f.name == PGNFile && cfg.Output.PGN.None {
+	}{{GamesFile, &o.json}, {MovesFile, &o.csv}, {PGNFile, &o.pgn}} {
+		if f.name == PGNFile && (cfg.Output.PGN.None || cfg.Output.PGN.Last > 0) {
 			continue
 		}
 		path := filepath.Join(dir, f.name)
-		if err := atomicfile.WriteFile(path, f.data); err != nil {
+		fh, err := os.OpenFile(path+rebuildSuffix, os.O_RDWR|os.O_CREATE|os.O_TRUNC, filePerm)
+		if err != nil {
 			o.close()
 			return nil, fmt.Errorf("write %s: %w", path, err)
 		}
-		if f.name == PGNFile && cfg.Output.PGN.Last > 0 {
-			continue // rewritten whole after every game
-		}
-		fh, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, filePerm)
-		if err != nil {
-			o.close()
-			return nil, err
-		}
 		*f.dst = fh
+		o.tmp[fh] = path
+	}
+	var rows bytes.Buffer
+	cw := csv.NewWriter(&rows)
+	if err := cw.Write(csvHeader); err != nil {
+		return nil, err
+	}
+	cw.Flush()
+	if _, err := o.csv.Write(rows.Bytes()); err != nil {
+		o.close()
+		return nil, err
 	}
 	return o, nil
 }
 
-// pgnGames returns the games games.pgn keeps.
-func pgnGames(m PGNMode, games []*GameRecord) []*GameRecord {
-	switch {
-	case m.None:
-		return nil
-	case m.Last > 0 && len(games) > m.Last:
-		return games[len(games)-m.Last:]
+// install syncs the rebuilt files and renames them into place; later games
+// are appended to them.
+func (o *outputs) install() error {
+	for f, path := range o.tmp {
+		if err := f.Sync(); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		if err := os.Rename(f.Name(), path); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
 	}
-	return games
+	o.tmp = nil
+	if o.cfg.Output.PGN.Last > 0 {
+		if err := o.writeLastPGN(); err != nil {
+			return err
+		}
+	}
+	return atomicfile.SyncDir(o.dir)
 }
 
-// appendGame adds a finished game to games.jsonl, games.pgn and moves.csv,
-// each synced to disk before it returns, so a game is never lost once the
-// next one starts. games.jsonl goes first: it is what --resume trusts.
-func (o *outputs) appendGame(g *GameRecord, all []*GameRecord) error {
+// appendJSON adds a finished game to games.jsonl and syncs it to disk; the
+// returned reference reads it back.
+func (o *outputs) appendJSON(g *GameRecord) (logRef, error) {
 	line, err := json.Marshal(g)
 	if err != nil {
-		return err
+		return logRef{}, err
 	}
 	if err := appendSync(o.json, append(line, '\n')); err != nil {
-		return fmt.Errorf("append %s: %w", GamesFile, err)
+		return logRef{}, fmt.Errorf("append %s: %w", GamesFile, err)
 	}
+	o.lines++
+	ref := logRef{f: o.json, off: o.size, size: len(line), line: o.lines}
+	o.size += int64(len(line)) + 1
+	return ref, nil
+}
+
+// appendOrdered adds the next game in game order to games.pgn and
+// moves.csv, synced to disk.
+func (o *outputs) appendOrdered(g *GameRecord) error {
 	var pgn bytes.Buffer
-	switch {
-	case o.cfg.Output.PGN.None:
-	case o.cfg.Output.PGN.Last > 0:
-		for _, pg := range pgnGames(o.cfg.Output.PGN, all) {
-			if err := WritePGN(&pgn, o.cfg, pg); err != nil {
+	switch m := o.cfg.Output.PGN; {
+	case m.None:
+	case m.Last > 0:
+		o.last = append(o.last, g)
+		if len(o.last) > m.Last {
+			o.last = o.last[len(o.last)-m.Last:]
+		}
+		if o.tmp == nil {
+			if err := o.writeLastPGN(); err != nil {
 				return err
 			}
-		}
-		if err := atomicfile.WriteFile(filepath.Join(o.dir, PGNFile), pgn.Bytes()); err != nil {
-			return fmt.Errorf("write %s: %w", PGNFile, err)
 		}
 	default:
 		if err := WritePGN(&pgn, o.cfg, g); err != nil {
@@ -154,6 +154,20 @@ func (o *outputs) appendGame(g *GameRecord, all []*GameRecord) error {
 	return nil
 }
 
+// writeLastPGN rewrites games.pgn with the last N games (pgn: last N).
+func (o *outputs) writeLastPGN() error {
+	var pgn bytes.Buffer
+	for _, g := range o.last {
+		if err := WritePGN(&pgn, o.cfg, g); err != nil {
+			return err
+		}
+	}
+	if err := atomicfile.WriteFile(filepath.Join(o.dir, PGNFile), pgn.Bytes()); err != nil {
+		return fmt.Errorf("write %s: %w", PGNFile, err)
+	}
+	return nil
+}
+
 func appendSync(f *os.File, data []byte) error {
 	if _, err := f.Write(data); err != nil {
 		return err
@@ -161,10 +175,14 @@ func appendSync(f *os.File, data []byte) error {
 	return f.Sync()
 }
 
+// close closes the files; files never installed are removed.
 func (o *outputs) close() {
 	for _, f := range []*os.File{o.json, o.pgn, o.csv} {
 		if f != nil {
 			f.Close()
+			if _, pending := o.tmp[f]; pending {
+				os.Remove(f.Name())
+			}
 		}
 	}
 }
@@ -194,37 +212,4 @@ func optFloat(p *float64) string {
 		return ""
 	}
 	return ftoa(*p)
-}
-
-// readGames reads games.jsonl. A last line cut short by a kill is dropped
-// (its game is replayed); any other bad line is an error.
-func readGames(path string) ([]*GameRecord, error) {
-	f, err := os.Open(path)
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var games []*GameRecord
-	r := bufio.NewReader(f)
-	for n := 1; ; n++ {
-		line, err := r.ReadBytes('\n')
-		if err == io.EOF {
-			// No newline: the write of this record did not finish.
-			return games, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		var g GameRecord
-		if err := json.Unmarshal(line, &g); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, n, err)
-		}
-		if g.Game != len(games)+1 {
-			return nil, fmt.Errorf("%s:%d: game %d where game %d was expected", path, n, g.Game, len(games)+1)
-		}
-		games = append(games, &g)
-	}
 }

@@ -2,6 +2,8 @@ package arena
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -11,7 +13,6 @@ import (
 	"time"
 
 	"arena/internal/atomicfile"
-	"arena/tracker"
 )
 
 // Options control how a match is run (as opposed to what is played, which
@@ -27,6 +28,10 @@ type Options struct {
 	Stdout io.Writer
 	// Terminal enables the live progress line (stdout is a terminal).
 	Terminal bool
+	// Concurrency, when above 0, overrides the config's concurrency.
+	Concurrency int
+	// Shard restricts the run to one shard of the schedule (zero: all).
+	Shard Shard
 }
 
 // InterruptedError is returned when the context is cancelled mid-run. The
@@ -53,53 +58,119 @@ func Run(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 		return nil, fmt.Errorf("%s has a sweep: of %d settings; run it with RunSweep", cfg.File, len(cfg.Sweep.Configs))
 	}
 	if opt.OutDir != "" {
-		if _, err := os.Stat(filepath.Join(opt.OutDir, GamesFile)); err == nil {
-			return nil, fmt.Errorf("%s already holds a run (%s exists); continue it with: arena run --resume %s", opt.OutDir, GamesFile, opt.OutDir)
+		if err := checkFreshDir(opt.OutDir); err != nil {
+			return nil, err
 		}
+	}
+	if opt.Concurrency > 0 {
+		// The flag wins, and config.yaml records it for --resume.
+		c := *cfg
+		c.Concurrency = opt.Concurrency
+		cfg = &c
 	}
 	return run(ctx, cfg, "", nil, opt)
 }
 
-// createRunDir makes the run directory (opt.OutDir, or a new
-// output.dir/NAME-TIMESTAMP) and writes the resolved config into it.
-func createRunDir(cfg *Config, opt Options) (string, error) {
+// checkFreshDir refuses a directory that already holds a run or a sweep.
+func checkFreshDir(dir string) error {
+	if IsSweepDir(dir) {
+		return fmt.Errorf("%s already holds a sweep (%s exists); continue it with: arena run --resume %s", dir, SweepJSON, dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, GamesFile)); err == nil {
+		return fmt.Errorf("%s already holds a run (%s exists); continue it with: arena run --resume %s", dir, GamesFile, dir)
+	}
+	return nil
+}
+
+// claimRunDir makes the run directory (opt.OutDir, or a new
+// output.dir/NAME-TIMESTAMP), locks it, checks under the lock that no other
+// run got there first, and writes the resolved config into it.
+func claimRunDir(cfg *Config, opt Options, stdout io.Writer) (string, *dirLock, error) {
 	dir := opt.OutDir
 	if dir == "" {
 		var err error
 		if dir, err = newRunDir(cfg.Output.Dir, cfg.Name, time.Now()); err != nil {
-			return "", err
+			return "", nil, err
 		}
 	} else if err := os.MkdirAll(dir, dirPerm); err != nil {
-		return "", fmt.Errorf("create run directory: %w", err)
+		return "", nil, fmt.Errorf("create run directory: %w", err)
+	}
+	lock, err := lockDir(dir, "arena run", stdout)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := checkFreshDir(dir); err != nil {
+		lock.unlock()
+		return "", nil, err
 	}
 	data, err := cfg.Marshal()
+	if err == nil {
+		err = atomicfile.WriteFile(filepath.Join(dir, ConfigFile), data)
+	}
+	if err != nil {
+		lock.unlock()
+		return "", nil, fmt.Errorf("write %s: %w", ConfigFile, err)
+	}
+	return dir, lock, nil
+}
+
+// ConfigHash identifies a resolved config: the SHA-256 of its config.yaml
+// without the keys that do not change the games (concurrency, output
+// directory). Shards of one run share it.
+func ConfigHash(cfg *Config) (string, error) {
+	c := *cfg
+	c.Concurrency = 0
+	c.Output.Dir = ""
+	data, err := c.Marshal()
 	if err != nil {
 		return "", err
 	}
-	if err := atomicfile.WriteFile(filepath.Join(dir, ConfigFile), data); err != nil {
-		return "", fmt.Errorf("write %s: %w", ConfigFile, err)
-	}
-	return dir, nil
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
 }
 
 // Resume continues the run in dir: it reloads dir/config.yaml and the games
-// finished in dir/games.jsonl and plays the rest. Games that were recorded
-// without the judge's verdict (the judge was interrupted or failed) are
-// judged again first.
+// finished in dir/games.jsonl and plays the rest, with the shard the run
+// was started with. Games recorded without the judge's verdict (the judge
+// was interrupted or failed) are judged again first.
 func Resume(ctx context.Context, dir string, opt Options) (*Summary, error) {
+	if IsSweepDir(dir) {
+		return nil, fmt.Errorf("resume %s: it holds a sweep (%s), not a single run; resume it with ResumeSweep", dir, SweepJSON)
+	}
 	path := filepath.Join(dir, ConfigFile)
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("resume %s: no %s (not an arena run directory?)", dir, ConfigFile)
 	}
+	stdout := opt.Stdout
+	if stdout == nil {
+		stdout = io.Discard
+	}
+	lock, err := lockDir(dir, "arena run --resume", stdout)
+	if err != nil {
+		return nil, fmt.Errorf("resume: %w", err)
+	}
+	fail := func(err error) (*Summary, error) {
+		lock.unlock()
+		return nil, fmt.Errorf("resume %s: %w", dir, err)
+	}
 	cfg, err := Load(path)
 	if err != nil {
-		return nil, fmt.Errorf("resume %s: %w", dir, err)
+		return fail(err)
 	}
-	done, err := readGames(filepath.Join(dir, GamesFile))
+	prev, err := readSummary(dir)
 	if err != nil {
-		return nil, fmt.Errorf("resume %s: %w", dir, err)
+		return fail(err)
 	}
-	return run(ctx, cfg, dir, done, opt)
+	if opt.Concurrency > 0 {
+		cfg.Concurrency = opt.Concurrency
+	}
+	if prev != nil && prev.Shard != nil {
+		if !opt.Shard.IsZero() && opt.Shard != *prev.Shard {
+			return fail(fmt.Errorf("the run is shard %s, not %s", prev.Shard, opt.Shard))
+		}
+		opt.Shard = *prev.Shard
+	}
+	return run(ctx, cfg, dir, lock, opt)
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
@@ -127,169 +198,33 @@ func newRunDir(root, name string, now time.Time) (string, error) {
 	}
 }
 
-// runner holds a match in progress.
-type runner struct {
-	cfg     *Config
-	binary  string
-	players []*player
-	judge   *tracker.Judge
+// shardGames is the number of games of a schedule of total games that
+// shard s plays.
+func shardGames(total int, s Shard) int {
+	if s.Count <= 1 {
+		return total
+	}
+	return (total - s.Index + s.Count - 1) / s.Count
 }
 
-// run plays the games of the schedule not yet in done. dir is the run
-// directory of a resumed run; for a new run it is created once the engines
-// and the judge have started, so that a run that cannot start leaves nothing
-// behind.
-func run(ctx context.Context, cfg *Config, dir string, done []*GameRecord, opt Options) (sum *Summary, err error) {
-	stdout := opt.Stdout
-	if stdout == nil {
-		stdout = io.Discard
-	}
-	var openings []Opening
-	if cfg.Openings != nil {
-		if openings, err = LoadOpenings(*cfg.Openings); err != nil {
-			return nil, err
-		}
-	}
-	games := schedule(cfg, openings)
-	if len(done) > len(games) {
-		return nil, fmt.Errorf("%s: %d games recorded but the config schedules %d", dir, len(done), len(games))
-	}
-	for i, g := range done {
-		s := games[i]
-		if g.White != cfg.Engines[s.White].Name || g.Black != cfg.Engines[s.Black].Name {
-			return nil, fmt.Errorf("%s: recorded game %d (%s vs %s) does not match the config's schedule (%s vs %s)",
-				dir, g.Game, g.White, g.Black, cfg.Engines[s.White].Name, cfg.Engines[s.Black].Name)
-		}
-		// Records written before games carried their pair number get it
-		// from the schedule they were played by.
-		g.Pair = s.Pair
-	}
-	started := time.Now().UTC().Truncate(time.Second)
-	if len(done) > 0 {
-		started = done[0].Start
-	}
-
-	r := &runner{cfg: cfg, binary: opt.Binary}
-	for _, e := range cfg.Engines {
-		if e.Builtin() && r.binary == "" {
-			return nil, fmt.Errorf("engine %q is built-in (%s) but no arena binary was given to run it with", e.Name, e.Engine)
-		}
-		r.players = append(r.players, &player{cfg: e})
-	}
-	defer r.close()
-	judgeID := ""
-	if !cfg.Judge.Off {
-		if r.judge, err = tracker.NewJudge(ctx, cfg.Judge.JudgeConfig); err != nil {
-			return nil, err
-		}
-		judgeID = r.judge.Engine()
-	}
-	// Start every engine before the first game so that a wrong command or
-	// option is reported at once rather than as lost games.
-	ids := map[string]string{}
-	for _, p := range r.players {
-		if err := p.start(ctx, r.binary, r.cfg.TimeMargin.D()); err != nil {
-			return nil, err
-		}
-		ids[p.cfg.Name] = p.id
-	}
-	if dir == "" {
-		if dir, err = createRunDir(cfg, opt); err != nil {
-			return nil, err
-		}
-	}
-	writeMatchConfig(stdout, cfg, started, len(games), dir)
-	if len(done) > 0 {
-		fmt.Fprintf(stdout, "Resuming: %d of %d games already played\n", len(done), len(games))
-	}
-	fmt.Fprintln(stdout)
-	for _, g := range done {
-		if r.judge != nil && g.WhiteStats == nil && len(g.Moves) > 0 {
-			if err := judgeGame(ctx, r.judge, g); err != nil {
-				return nil, &InterruptedError{Dir: dir, Done: len(done), Total: len(games)}
-			}
-		}
-	}
-	out, err := openOutputs(dir, cfg, done)
+// run plays the games of the schedule (of opt.Shard) not yet finished in
+// dir. dir and lock are those of a resumed run; a new run's directory is
+// created once the engines and the judge have started, so that a run that
+// cannot start leaves nothing behind.
+func run(ctx context.Context, cfg *Config, dir string, lock *dirLock, opt Options) (sum *Summary, err error) {
+	defer func() { lock.unlock() }()
+	m, err := newMatch(ctx, cfg, opt)
 	if err != nil {
 		return nil, err
 	}
-	defer out.close()
-
-	summarizeNow := func() *Summary {
-		return summarize(cfg, dir, started, len(games), done, ids, judgeID)
+	defer m.close()
+	if dir == "" {
+		if dir, lock, err = claimRunDir(cfg, opt, m.stdout); err != nil {
+			return nil, err
+		}
 	}
-	writeSummaries := func(s *Summary) error {
-		js, err := s.JSON()
-		if err != nil {
-			return err
-		}
-		if err := atomicfile.WriteFile(filepath.Join(dir, SummaryJSON), js); err != nil {
-			return fmt.Errorf("write %s: %w", SummaryJSON, err)
-		}
-		md, err := s.Markdown(cfg)
-		if err != nil {
-			return err
-		}
-		if err := atomicfile.WriteFile(filepath.Join(dir, SummaryMD), md); err != nil {
-			return fmt.Errorf("write %s: %w", SummaryMD, err)
-		}
-		return nil
-	}
-	sum = summarizeNow()
-	if err := writeSummaries(sum); err != nil {
+	if err := m.open(ctx, dir); err != nil {
 		return nil, err
 	}
-	prog := &progress{w: stdout, terminal: opt.Terminal, total: len(games), start: time.Now(), done0: len(done)}
-	for _, spec := range games[len(done):] {
-		if sum.SPRT.Decided() {
-			break
-		}
-		prog.live(len(done), sum, spec.Number, 0)
-		rec, err := r.playGame(ctx, spec, func(ply int) { prog.live(len(done), sum, spec.Number, ply) })
-		if err != nil {
-			prog.clear()
-			return sum, &InterruptedError{Dir: dir, Done: len(done), Total: len(games)}
-		}
-		if r.judge != nil {
-			prog.live(len(done), sum, spec.Number, rec.Plies)
-			if err := judgeGame(ctx, r.judge, rec); err != nil {
-				rec.JudgeError = "judge interrupted; judged again on resume"
-			}
-		}
-		done = append(done, rec)
-		if cfg.SPRT != nil {
-			rec.LLR = sprtStatus(cfg, done).LLR
-		}
-		if err := out.appendGame(rec, done); err != nil {
-			return sum, err
-		}
-		sum = summarizeNow()
-		if err := writeSummaries(sum); err != nil {
-			return sum, err
-		}
-		prog.gameDone(rec, sum)
-		if ctx.Err() != nil {
-			return sum, &InterruptedError{Dir: dir, Done: len(done), Total: len(games)}
-		}
-	}
-	if sum.SPRT.Decided() {
-		fmt.Fprintf(stdout, "Match stopped after %d of %d games: %s\n", len(done), len(games), sum.SPRT)
-	}
-	fmt.Fprintln(stdout)
-	fmt.Fprintln(stdout, "=== RESULTS ===")
-	if err := sum.WriteTable(stdout); err != nil {
-		return sum, err
-	}
-	fmt.Fprintf(stdout, "Results in %s (%s, %s, %s, %s, %s)\n", dir, PGNFile, MovesFile, SummaryJSON, SummaryMD, ConfigFile)
-	return sum, nil
-}
-
-func (r *runner) close() {
-	for _, p := range r.players {
-		p.stop()
-	}
-	if r.judge != nil {
-		r.judge.Close()
-	}
+	return m.play(ctx)
 }

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -17,6 +17,7 @@ import (
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 
+	"arena/internal/atomicfile"
 	"arena/tracker"
 )
 
@@ -53,8 +54,35 @@ type Summary struct {
 	Ratings      *tracker.Ratings `json:"ratings"`
 	RatingsError string           `json:"ratings_error,omitempty"`
 	// SPRT is the test's state when the config has sprt:.
-	SPRT  *SPRTSummary  `json:"sprt,omitempty"`
-	Games []GameSummary `json:"games"`
+	SPRT *SPRTSummary `json:"sprt,omitempty"`
+	// ConfigHash is the SHA-256 of the resolved config (ConfigHash), by
+	// which arena merge knows shards of one run.
+	ConfigHash string `json:"config_sha256,omitempty"`
+	// Shard is the part of the schedule this run played (arena run
+	// --shard); absent for a whole run.
+	Shard *Shard `json:"shard,omitempty"`
+	// Concurrency is the number of games played at once, Cores the
+	// machine's logical CPUs.
+	Concurrency int `json:"concurrency,omitempty"`
+	Cores       int `json:"cores,omitempty"`
+	// Warnings are the run's warnings (games that can repeat, more
+	// processes than cores).
+	Warnings []string `json:"warnings,omitempty"`
+	// Throughput is the last session's speed (absent for merged runs).
+	Throughput *Throughput   `json:"throughput,omitempty"`
+	Games      []GameSummary `json:"games"`
+}
+
+// Throughput is how fast a session of arena run played.
+type Throughput struct {
+	Games        int     `json:"games"` // finished in this session
+	WallS        float64 `json:"wall_s"`
+	GamesPerHour float64 `json:"games_per_hour"`
+	// HarnessCPUS is the CPU time of the arena process itself (engines
+	// and the judge are processes of their own), HarnessShare that time
+	// over the wall time.
+	HarnessCPUS  float64 `json:"harness_cpu_s"`
+	HarnessShare float64 `json:"harness_share"`
 }
 
 // JudgeSummary records the judge's settings.
@@ -88,24 +116,27 @@ type Versions struct {
 // (ACPL pooled over all judged moves, accuracy the mean of the per-game
 // accuracies).
 type EngineSummary struct {
-	Name      string  `json:"name"`
-	Engine    string  `json:"engine"` // built-in engine name or "uci"
-	Command   string  `json:"command,omitempty"`
-	ID        string  `json:"id,omitempty"`
-	Limits    string  `json:"limits"`
-	Games     int     `json:"games"`
-	Wins      int     `json:"wins"`
-	Draws     int     `json:"draws"`
-	Losses    int     `json:"losses"`
-	Points    float64 `json:"points"`
-	ScorePct  float64 `json:"score_pct"`
-	Moves     int     `json:"moves"`
-	AvgTime   float64 `json:"avg_time_s"`
-	MaxTime   float64 `json:"max_time_s"`
-	AvgNodes  float64 `json:"avg_nodes"`
-	NPS       float64 `json:"nps"`
-	AvgDepth  float64 `json:"avg_depth"`
-	AvgSelDep float64 `json:"avg_seldepth"`
+	Name     string  `json:"name"`
+	Engine   string  `json:"engine"` // built-in engine name or "uci"
+	Command  string  `json:"command,omitempty"`
+	ID       string  `json:"id,omitempty"`
+	Limits   string  `json:"limits"`
+	Games    int     `json:"games"`
+	Wins     int     `json:"wins"`
+	Draws    int     `json:"draws"`
+	Losses   int     `json:"losses"`
+	Points   float64 `json:"points"`
+	ScorePct float64 `json:"score_pct"`
+	Moves    int     `json:"moves"`
+	AvgTime  float64 `json:"avg_time_s"`
+	MaxTime  float64 `json:"max_time_s"`
+	AvgNodes float64 `json:"avg_nodes"`
+	// MedianTime and MedianNodes are per move (see medianSketch).
+	MedianTime  float64 `json:"median_time_s"`
+	MedianNodes float64 `json:"median_nodes"`
+	NPS         float64 `json:"nps"`
+	AvgDepth    float64 `json:"avg_depth"`
+	AvgSelDep   float64 `json:"avg_seldepth"`
 	// AvgRAMMB is the mean over the engine's moves of its process's peak
 	// RSS after the move; PeakRSSMB the highest peak RSS of any of its
 	// processes (a restarted engine starts a new process).
@@ -176,189 +207,26 @@ func arenaVersion() string {
 	return v
 }
 
-// summarize aggregates the finished games.
-func summarize(cfg *Config, dir string, started time.Time, planned int, games []*GameRecord, ids map[string]string, judgeID string) *Summary {
-	s := &Summary{
-		Name:         cfg.Name,
-		RunDir:       dir,
-		Started:      started,
-		Updated:      time.Now().UTC().Truncate(time.Second),
-		Format:       cfg.format(),
-		Complete:     len(games) >= planned,
-		GamePairs:    cfg.Pairs,
-		GamesPlanned: planned,
-		GamesPlayed:  len(games),
-		MaxMoves:     cfg.MaxMoves,
-		TimeMargin:   cfg.TimeMargin.String(),
-		Judge:        JudgeSummary{Enabled: !cfg.Judge.Off},
-		Versions: Versions{
-			Arena:   arenaVersion(),
-			Go:      runtime.Version(),
-			OS:      runtime.GOOS + "/" + runtime.GOARCH,
-			Engines: map[string]string{},
-			Judge:   judgeID,
-		},
-		Games: []GameSummary{},
-		Pairs: []PairSummary{},
-	}
-	if cfg.Openings != nil {
-		s.Openings = cfg.Openings.File
-	}
-	if !cfg.Judge.Off {
-		s.Judge = JudgeSummary{Enabled: true, Engine: cfg.Judge.Command, Depth: cfg.Judge.Depth,
-			Cap: cfg.Judge.Cap, MateScore: cfg.Judge.MateScore, Timing: JudgeTiming, Protocol: cfg.Judge.Protocol}
-	}
-	index := map[string]int{}
-	type acc struct {
-		time, nodes, depth, sel, ram float64
-		judge                        tracker.PlayerStats
-		judged                       bool
-	}
-	sums := make([]acc, len(cfg.Engines))
-	for i, e := range cfg.Engines {
-		index[e.Name] = i
-		s.Engines = append(s.Engines, EngineSummary{Name: e.Name, Engine: e.Engine, Command: e.Command,
-			ID: ids[e.Name], Limits: e.Limits.String()})
-		if id := ids[e.Name]; id != "" {
-			s.Versions.Engines[e.Name] = id
-		}
-	}
-	type pairKey = [2]int
-	wdl := map[pairKey]*[3]int{}
-	penta := map[pairKey]*tracker.Penta{}
-	open := map[int]*GameRecord{} // first game of each game pair not yet complete
-	var pairOrder []pairKey
-	for _, g := range games {
-		w, b := index[g.White], index[g.Black]
-		for _, id := range []struct{ name, id string }{{g.White, g.WhiteID}, {g.Black, g.BlackID}} {
-			if id.id != "" && s.Versions.Engines[id.name] == "" {
-				s.Versions.Engines[id.name] = id.id
-				s.Engines[index[id.name]].ID = id.id
-			}
-		}
-		gs := GameSummary{Game: g.Game, Pair: g.Pair, White: g.White, Black: g.Black, Opening: g.Opening, Result: g.Result,
-			Termination: g.Termination, Reason: g.Reason, Plies: g.Plies, Duration: g.Duration, JudgeError: g.JudgeError, LLR: g.LLR}
-		if g.WhiteStats != nil && g.WhiteStats.Moves > 0 {
-			gs.WhiteACPL, gs.WhiteAccuracy = ptr(g.WhiteStats.ACPL), ptr(g.WhiteStats.Accuracy)
-			sums[w].judge.Add(*g.WhiteStats)
-			sums[w].judged = true
-		}
-		if g.BlackStats != nil && g.BlackStats.Moves > 0 {
-			gs.BlackACPL, gs.BlackAccuracy = ptr(g.BlackStats.ACPL), ptr(g.BlackStats.Accuracy)
-			sums[b].judge.Add(*g.BlackStats)
-			sums[b].judged = true
-		}
-		s.Games = append(s.Games, gs)
-		if g.WhiteStats != nil {
-			s.Judge.Evaluations += g.JudgeEvals
-			s.Judge.JudgedPlies += len(g.Moves)
-		}
-
-		winner := g.winner()
-		for side, e := range []int{w, b} {
-			es := &s.Engines[e]
-			es.Games++
-			switch {
-			case winner == -1:
-				es.Draws++
-			case winner == side:
-				es.Wins++
-			default:
-				es.Losses++
-				switch g.Termination {
-				case TermTimeForfeit:
-					es.Errors.TimeForfeits++
-				case TermIllegalMove:
-					es.Errors.IllegalMoves++
-				case TermAbandoned:
-					es.Errors.Crashes++
-				}
-			}
-		}
-		k, flip := pairKey{w, b}, false
-		if w > b {
-			k, flip = pairKey{b, w}, true
-		}
-		if g.Pair != 0 {
-			if prev := open[g.Pair]; prev != nil {
-				if penta[k] == nil {
-					penta[k] = &tracker.Penta{}
-				}
-				first := cfg.Engines[k[0]].Name
-				// Scores are 0, 0.5 or 1, which AddPair accepts.
-				_ = penta[k].AddPair(prev.score(first), g.score(first))
-				delete(open, g.Pair)
-			} else {
-				open[g.Pair] = g
-			}
-		}
-		if wdl[k] == nil {
-			wdl[k] = &[3]int{}
-			pairOrder = append(pairOrder, k)
-		}
-		switch {
-		case winner == -1:
-			wdl[k][1]++
-		case (winner == 0) != flip:
-			wdl[k][0]++
-		default:
-			wdl[k][2]++
-		}
-		for _, m := range g.Moves {
-			i := index[m.Engine]
-			es, a := &s.Engines[i], &sums[i]
-			es.Moves++
-			a.time += m.Time
-			a.nodes += float64(m.Nodes)
-			a.depth += float64(m.Depth)
-			a.sel += float64(m.SelDepth)
-			a.ram += m.PeakMB
-			es.MaxTime = math.Max(es.MaxTime, m.Time)
-			es.PeakRSSMB = math.Max(es.PeakRSSMB, m.PeakMB)
-		}
-	}
-	for i := range s.Engines {
-		es, a := &s.Engines[i], sums[i]
-		es.Points = float64(es.Wins) + float64(es.Draws)/2
-		if es.Games > 0 {
-			es.ScorePct = 100 * es.Points / float64(es.Games)
-		}
-		if n := float64(es.Moves); n > 0 {
-			es.AvgTime, es.AvgNodes, es.AvgDepth, es.AvgSelDep, es.AvgRAMMB = a.time/n, a.nodes/n, a.depth/n, a.sel/n, a.ram/n
-		}
-		if a.time > 0 {
-			es.NPS = a.nodes / a.time
-		}
-		if a.judged {
-			st := a.judge
-			es.Judge = &st
-			es.ACPL, es.Accuracy = ptr(st.ACPL), ptr(st.Accuracy)
-		}
-	}
-	if s.Judge.JudgedPlies > 0 {
-		s.Judge.EvalsPerPly = float64(s.Judge.Evaluations) / float64(s.Judge.JudgedPlies)
-	}
-	for _, k := range pairOrder {
-		r := wdl[k]
-		ps := PairSummary{A: cfg.Engines[k[0]].Name, B: cfg.Engines[k[1]].Name, Elo: tracker.Elo(r[0], r[1], r[2])}
-		if p := penta[k]; p != nil {
-			ps.Penta = ptr(tracker.EloPenta(*p))
-		}
-		s.Pairs = append(s.Pairs, ps)
-	}
-	s.Crosstable = crosstable(cfg, wdl)
-	var err error
-	if s.Ratings, err = fitRatings(cfg, wdl); err != nil {
-		s.RatingsError = err.Error()
-	}
-	if s.SPRT = sprtStatus(cfg, games); s.SPRT.Decided() {
-		s.Complete = true
-		s.Stopped = "SPRT " + s.SPRT.Status
-	}
-	return s
-}
-
 func ptr[T any](v T) *T { return &v }
+
+// writeSummaryFiles replaces dir's summary.json and summary.md.
+func writeSummaryFiles(dir string, cfg *Config, s *Summary) error {
+	js, err := s.JSON()
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, SummaryJSON), js); err != nil {
+		return fmt.Errorf("write %s: %w", SummaryJSON, err)
+	}
+	md, err := s.Markdown(cfg)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, SummaryMD), md); err != nil {
+		return fmt.Errorf("write %s: %w", SummaryMD, err)
+	}
+	return nil
+}
 
 // JSON returns summary.json's content.
 func (s *Summary) JSON() ([]byte, error) {
@@ -369,15 +237,16 @@ func (s *Summary) JSON() ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-var tableHeader = []string{"Engine", "Games", "Wins", "Draws", "Losses", "Score %", "Avg Time (s)",
-	"Avg Nodes", "Avg Depth", "Avg RAM (MB)", "Avg ACPL", "Accuracy"}
+var tableHeader = []string{"Engine", "Games", "Wins", "Draws", "Losses", "Score %", "Avg Time (s)", "Median Time (s)",
+	"Avg Nodes", "Median Nodes", "Avg Depth", "Avg RAM (MB)", "Avg ACPL", "Accuracy"}
 
 func (s *Summary) tableRows() [][]string {
 	var rows [][]string
 	for _, e := range s.Engines {
 		rows = append(rows, []string{
 			e.Name, fmt.Sprint(e.Games), fmt.Sprint(e.Wins), fmt.Sprint(e.Draws), fmt.Sprint(e.Losses),
-			fmt.Sprintf("%.1f", e.ScorePct), fmt.Sprintf("%.3f", e.AvgTime), fmt.Sprintf("%.0f", e.AvgNodes),
+			fmt.Sprintf("%.1f", e.ScorePct), fmt.Sprintf("%.3f", e.AvgTime), fmt.Sprintf("%.3f", e.MedianTime),
+			fmt.Sprintf("%.0f", e.AvgNodes), fmt.Sprintf("%.0f", e.MedianNodes),
 			fmt.Sprintf("%.1f", e.AvgDepth), fmt.Sprintf("%.1f", e.AvgRAMMB), fmtOpt(e.ACPL, "%.1f"), fmtOpt(e.Accuracy, "%.1f"),
 		})
 	}

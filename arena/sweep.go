@@ -47,6 +47,10 @@ type Sweep struct {
 // and where results go (every setting writes below the sweep's directory).
 var notSweepable = []string{"sweep", "output", "name"}
 
+// MaxSweepSettings bounds the values of a sweep (each one is a run
+// directory and a config decoded in memory).
+const MaxSweepSettings = 10_000
+
 // sweep decodes a config with a sweep: key. Every setting is the config with
 // the swept key set to one value, decoded and validated like a config of its
 // own, so an error names the file, the line (the value's own line in the
@@ -85,6 +89,9 @@ func (d *decoder) sweep(root *yaml.Node) (*Config, error) {
 	}
 	if list.Kind != yaml.SequenceNode || len(list.Content) == 0 {
 		return nil, d.errorf(list, path, "expected a non-empty list of values, got %s", kindName(list))
+	}
+	if len(list.Content) > MaxSweepSettings {
+		return nil, d.errorf(list, path, "%d values is more than the %d settings a sweep may have", len(list.Content), MaxSweepSettings)
 	}
 	s := &Sweep{Key: k.Value}
 	seen := map[string]int{}
@@ -244,12 +251,15 @@ func sweepX(value string) *float64 {
 // written before the first game (it is what --resume reads) and rewritten
 // after every setting.
 type SweepSummary struct {
-	Name     string         `json:"name"`
-	RunDir   string         `json:"run_dir"`
-	Key      string         `json:"key"`
-	Started  time.Time      `json:"started"`
-	Updated  time.Time      `json:"updated"`
-	Complete bool           `json:"complete"`
+	Name     string    `json:"name"`
+	RunDir   string    `json:"run_dir"`
+	Key      string    `json:"key"`
+	Started  time.Time `json:"started"`
+	Updated  time.Time `json:"updated"`
+	Complete bool      `json:"complete"`
+	// Shard is the part of every setting's schedule this sweep plays
+	// (arena run --shard); absent for a whole sweep.
+	Shard    *Shard         `json:"shard,omitempty"`
 	Settings []SweepSetting `json:"settings"`
 	Rows     []SweepRow     `json:"rows"`
 }
@@ -310,15 +320,29 @@ func RunSweep(ctx context.Context, cfg *Config, opt Options) (*SweepSummary, err
 			return nil, err
 		}
 	} else {
-		if IsSweepDir(dir) {
-			return nil, fmt.Errorf("%s already holds a sweep (%s exists); continue it with: arena run --resume %s", dir, SweepJSON, dir)
+		if err := checkFreshDir(dir); err != nil {
+			return nil, err
+		}
+		if _, err := os.Stat(filepath.Join(dir, ConfigFile)); err == nil {
+			return nil, fmt.Errorf("%s already holds a run (%s exists), not a sweep; choose another --out", dir, ConfigFile)
 		}
 		if err := os.MkdirAll(dir, dirPerm); err != nil {
 			return nil, fmt.Errorf("create sweep directory: %w", err)
 		}
 	}
+	lock, err := lockDir(dir, "arena run (sweep)", opt.Stdout)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.unlock()
+	if IsSweepDir(dir) {
+		return nil, fmt.Errorf("%s already holds a sweep (%s exists); continue it with: arena run --resume %s", dir, SweepJSON, dir)
+	}
 	now := time.Now().UTC().Truncate(time.Second)
 	ss := &SweepSummary{Name: cfg.Name, RunDir: dir, Key: cfg.Sweep.Key, Started: now, Updated: now, Rows: []SweepRow{}}
+	if !opt.Shard.IsZero() {
+		ss.Shard = &opt.Shard
+	}
 	width := max(2, len(strconv.Itoa(len(cfg.Sweep.Configs))))
 	for i, c := range cfg.Sweep.Configs {
 		v := cfg.Sweep.Values[i]
@@ -350,19 +374,40 @@ func RunSweep(ctx context.Context, cfg *Config, opt Options) (*SweepSummary, err
 // ResumeSweep continues the sweep in dir: settings whose run is complete
 // are kept, an interrupted one is resumed, the others are started.
 func ResumeSweep(ctx context.Context, dir string, opt Options) (*SweepSummary, error) {
+	if !IsSweepDir(dir) {
+		return nil, fmt.Errorf("resume %s: no %s (not a sweep directory)", dir, SweepJSON)
+	}
+	lock, err := lockDir(dir, "arena run --resume (sweep)", opt.Stdout)
+	if err != nil {
+		return nil, fmt.Errorf("resume: %w", err)
+	}
+	defer lock.unlock()
+	ss, err := readSweep(dir)
+	if err != nil {
+		return nil, fmt.Errorf("resume: %w", err)
+	}
+	ss.RunDir = dir
+	if ss.Shard != nil {
+		opt.Shard = *ss.Shard
+	}
+	return continueSweep(ctx, ss, opt)
+}
+
+// readSweep reads a sweep directory's sweep.json.
+func readSweep(dir string) (*SweepSummary, error) {
 	data, err := os.ReadFile(filepath.Join(dir, SweepJSON))
 	if err != nil {
-		return nil, fmt.Errorf("resume %s: %w", dir, err)
+		return nil, err
 	}
 	var ss SweepSummary
 	if err := json.Unmarshal(data, &ss); err != nil {
-		return nil, fmt.Errorf("resume %s: %s: %v", dir, SweepJSON, err)
+		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, SweepJSON), err)
 	}
 	if len(ss.Settings) == 0 {
-		return nil, fmt.Errorf("resume %s: %s lists no settings", dir, SweepJSON)
+		return nil, fmt.Errorf("%s lists no settings", filepath.Join(dir, SweepJSON))
 	}
 	ss.RunDir = dir
-	return continueSweep(ctx, &ss, opt)
+	return &ss, nil
 }
 
 // continueSweep plays every setting whose run is not complete, in order.

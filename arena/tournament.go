@@ -23,53 +23,6 @@ func pairings(cfg *Config) [][2]int {
 	return ps
 }
 
-// schedule lists every game of the match. Each pairing of engines plays
-// cfg.Games games with alternating colours; with cfg.Pairs consecutive games
-// 2k-1 and 2k of a pairing are a game pair sharing an opening (the colours
-// swapped), else every game takes the next opening. Every pairing uses the
-// same sequence of openings. Pairings take turns, two games at a time, so
-// that an interrupted tournament is balanced.
-func schedule(cfg *Config, openings []Opening) []gameSpec {
-	ps := pairings(cfg)
-	var order []int
-	if len(openings) > 0 {
-		uses := cfg.Games
-		if cfg.Pairs {
-			uses = (cfg.Games + 1) / 2
-		}
-		order = openingOrder(len(openings), uses, cfg.Openings.Order, cfg.Openings.Start, cfg.Seed)
-	}
-	var games []gameSpec
-	pair := 0
-	for k := 0; k < cfg.Games; k += 2 {
-		for _, p := range ps {
-			// A trailing odd game has no partner.
-			paired := cfg.Pairs && k+1 < cfg.Games
-			if paired {
-				pair++
-			}
-			for i := k; i < min(k+2, cfg.Games); i++ {
-				g := gameSpec{Number: len(games) + 1, White: p[0], Black: p[1]}
-				if i%2 == 1 {
-					g.White, g.Black = p[1], p[0]
-				}
-				if paired {
-					g.Pair = pair
-				}
-				if order != nil {
-					use := i
-					if cfg.Pairs {
-						use = i / 2
-					}
-					g.Opening = &openings[order[use]]
-				}
-				games = append(games, g)
-			}
-		}
-	}
-	return games
-}
-
 // format is cfg.Format, or its default for a config built in code.
 func (c *Config) format() string {
 	switch {
@@ -218,48 +171,62 @@ func fmtLLR(p *float64) string {
 	return fmt.Sprintf("%+.2f", *p)
 }
 
-// sprtStatus decides the SPRT of a two-engine match from the first engine's
-// results: from the pentanomial counts of the complete game pairs when games
-// are played in pairs, else from W-D-L. nil without an SPRT.
-func sprtStatus(cfg *Config, games []*GameRecord) *SPRTSummary {
+// sprtState decides the SPRT of a two-engine match from the first
+// engine's results, game by game in game order: from the pentanomial counts
+// of the complete game pairs when games are played in pairs, else from
+// W-D-L. It keeps counts only (and the first score of each open pair).
+type sprtState struct {
+	cfg                 *Config
+	wins, draws, losses int
+	penta               tracker.Penta
+	open                map[int]float64 // first game of each pair not yet complete
+}
+
+func newSPRTState(cfg *Config) *sprtState {
 	if cfg.SPRT == nil {
 		return nil
 	}
-	first := cfg.Engines[0].Name
-	var wins, draws, losses int
-	var penta tracker.Penta
-	open := map[int]float64{} // first game of each pair not yet complete
-	for _, g := range games {
-		sc := g.score(first)
-		switch sc {
-		case 1:
-			wins++
-		case 0.5:
-			draws++
-		default:
-			losses++
-		}
-		if g.Pair == 0 {
-			continue
-		}
-		if prev, ok := open[g.Pair]; ok {
-			// Scores are 0, 0.5 or 1, which AddPair accepts.
-			_ = penta.AddPair(prev, sc)
-			delete(open, g.Pair)
-		} else {
-			open[g.Pair] = sc
-		}
+	return &sprtState{cfg: cfg, open: map[int]float64{}}
+}
+
+func (s *sprtState) add(g *GameRecord) {
+	sc := g.score(s.cfg.Engines[0].Name)
+	switch sc {
+	case 1:
+		s.wins++
+	case 0.5:
+		s.draws++
+	default:
+		s.losses++
 	}
-	st := &SPRTSummary{SPRT: *cfg.SPRT}
-	st.Lower, st.Upper = cfg.SPRT.Bounds()
+	if g.Pair == 0 {
+		return
+	}
+	if prev, ok := s.open[g.Pair]; ok {
+		// Scores are 0, 0.5 or 1, which AddPair accepts.
+		_ = s.penta.AddPair(prev, sc)
+		delete(s.open, g.Pair)
+	} else {
+		s.open[g.Pair] = sc
+	}
+}
+
+// status is the test's state after the games added; nil without an SPRT.
+func (s *sprtState) status() *SPRTSummary {
+	if s == nil {
+		return nil
+	}
+	sp := s.cfg.SPRT
+	st := &SPRTSummary{SPRT: *sp}
+	st.Lower, st.Upper = sp.Bounds()
 	var llr float64
 	var status tracker.Status
-	if cfg.Pairs {
-		st.Unit, st.Count = "pairs", penta.Pairs()
-		llr, status = cfg.SPRT.DecidePenta(penta)
+	if s.cfg.Pairs {
+		st.Unit, st.Count = "pairs", s.penta.Pairs()
+		llr, status = sp.DecidePenta(s.penta)
 	} else {
-		st.Unit, st.Count = "games", wins+draws+losses
-		llr, status = cfg.SPRT.Decide(wins, draws, losses)
+		st.Unit, st.Count = "games", s.wins+s.draws+s.losses
+		llr, status = sp.Decide(s.wins, s.draws, s.losses)
 	}
 	st.LLR = finiteOrNil(llr)
 	st.Status = status.String()

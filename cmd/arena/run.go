@@ -21,13 +21,17 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	out := fs.String("out", "", "run directory (default: output.dir/NAME-TIMESTAMP from the config)")
 	resume := fs.String("resume", "", "continue the interrupted run in `DIR` (reads DIR/config.yaml)")
+	concurrency := fs.Int("concurrency", 0, "play `N` games at once, each with its own engine processes (default: the config's concurrency, 1)")
+	shardFlag := fs.String("shard", "", "play only shard `I/N` of the games (those numbered I+1, I+1+N, ...); default: from "+
+		arena.EnvSlurmTaskID+"/"+arena.EnvSlurmTaskCount+" or "+arena.EnvK8sIndex+"/"+arena.EnvShardCount)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: arena run CONFIG.yaml [--out DIR]")
-		fmt.Fprintln(stderr, "       arena run --resume DIR")
+		fmt.Fprintln(stderr, "usage: arena run CONFIG.yaml [--out DIR] [--concurrency N] [--shard I/N]")
+		fmt.Fprintln(stderr, "       arena run --resume DIR [--concurrency N]")
 		fmt.Fprintln(stderr, "\nPlays the games, judges them with Stockfish and writes games.pgn, moves.csv,")
 		fmt.Fprintln(stderr, "summary.json, summary.md and config.yaml into the run directory (see docs/arena.md).")
 		fmt.Fprintln(stderr, "A config with sweep: runs once per value, each in a subdirectory of DIR, and writes")
 		fmt.Fprintln(stderr, "the combined table to DIR/sweep.json and DIR/sweep.md; --resume DIR continues it.")
+		fmt.Fprintln(stderr, "Shards of one config, each run into its own directory, are joined with arena merge.")
 		fs.PrintDefaults()
 	}
 	positional, code, ok := parseArgs(fs, args)
@@ -40,6 +44,14 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 		return 2
 	case *resume == "" && len(positional) != 1:
 		fs.Usage()
+		return 2
+	case *concurrency < 0 || *concurrency > arena.MaxConcurrency:
+		fmt.Fprintf(stderr, "arena run: --concurrency %d: expected 1 to %d games at once\n", *concurrency, arena.MaxConcurrency)
+		return 2
+	}
+	shard, err := chooseShard(*shardFlag, *resume != "")
+	if err != nil {
+		fmt.Fprintf(stderr, "arena run: %v\n", err)
 		return 2
 	}
 
@@ -55,7 +67,7 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 		<-ctx.Done()
 		stop()
 	}()
-	opt := arena.Options{Binary: binary, OutDir: *out, Stdout: stdout, Terminal: isTerminal(stdout)}
+	opt := arena.Options{Binary: binary, OutDir: *out, Stdout: stdout, Terminal: isTerminal(stdout), Concurrency: *concurrency, Shard: shard}
 
 	switch {
 	case *resume != "" && arena.IsSweepDir(*resume):
@@ -84,6 +96,20 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// chooseShard is the --shard flag's shard, else the one the environment of
+// a Slurm array task or a Kubernetes Indexed Job pod names. A resumed run
+// keeps the shard it was started with, so there only the flag counts.
+func chooseShard(flagValue string, resuming bool) (arena.Shard, error) {
+	if flagValue != "" {
+		return arena.ParseShard(flagValue)
+	}
+	if resuming {
+		return arena.Shard{}, nil
+	}
+	s, _, err := arena.ShardFromEnv(os.Getenv)
+	return s, err
 }
 
 func isTerminal(w io.Writer) bool {

@@ -1,0 +1,327 @@
+package arena
+
+import (
+	"maps"
+	"math"
+	"runtime"
+	"slices"
+	"time"
+
+	"arena/tracker"
+)
+
+// summaryBuilder aggregates finished games one at a time, in game order,
+// into the Summary. It keeps counts and sums, not games: its memory grows
+// only by the one-line GameSummary each game adds to summary.json (and the
+// bounded median sketches), so a run of a million games summarizes in the
+// memory of a few thousand.
+type summaryBuilder struct {
+	cfg       *Config
+	s         Summary // the fields that do not depend on the games, and the games' lines
+	index     map[string]int
+	acc       []engineAcc
+	wdl       map[[2]int]*[3]int
+	penta     map[[2]int]*tracker.Penta
+	open      map[int]float64 // first game of each game pair not yet complete: its score for the pairing's first engine
+	pairOrder [][2]int
+	sprt      *sprtState
+}
+
+// engineAcc is the running sums of one engine's moves.
+type engineAcc struct {
+	time, nodes, depth, sel, ram float64
+	judge                        tracker.PlayerStats
+	judged                       bool
+	medTime, medNodes            medianSketch
+}
+
+// runInfo is what a summary records about the run rather than its games.
+type runInfo struct {
+	dir        string
+	started    time.Time
+	planned    int
+	ids        map[string]string // engine name -> UCI id name
+	judgeID    string
+	configHash string
+	shard      Shard
+	concurrent int
+	warnings   []string
+}
+
+func newSummaryBuilder(cfg *Config, ri runInfo) *summaryBuilder {
+	s := Summary{
+		Name:         cfg.Name,
+		RunDir:       ri.dir,
+		Started:      ri.started,
+		Format:       cfg.format(),
+		GamePairs:    cfg.Pairs,
+		GamesPlanned: ri.planned,
+		MaxMoves:     cfg.MaxMoves,
+		TimeMargin:   cfg.TimeMargin.String(),
+		Judge:        JudgeSummary{Enabled: !cfg.Judge.Off},
+		ConfigHash:   ri.configHash,
+		Concurrency:  ri.concurrent,
+		Cores:        runtime.NumCPU(),
+		Warnings:     ri.warnings,
+		Versions: Versions{
+			Arena:   arenaVersion(),
+			Go:      runtime.Version(),
+			OS:      runtime.GOOS + "/" + runtime.GOARCH,
+			Engines: map[string]string{},
+			Judge:   ri.judgeID,
+		},
+		Games: []GameSummary{},
+	}
+	if !ri.shard.IsZero() {
+		s.Shard = &ri.shard
+	}
+	if cfg.Openings != nil {
+		s.Openings = cfg.Openings.File
+	}
+	if !cfg.Judge.Off {
+		s.Judge = JudgeSummary{Enabled: true, Engine: cfg.Judge.Command, Depth: cfg.Judge.Depth,
+			Cap: cfg.Judge.Cap, MateScore: cfg.Judge.MateScore, Timing: JudgeTiming, Protocol: cfg.Judge.Protocol}
+	}
+	b := &summaryBuilder{cfg: cfg, index: map[string]int{}, acc: make([]engineAcc, len(cfg.Engines)),
+		wdl: map[[2]int]*[3]int{}, penta: map[[2]int]*tracker.Penta{}, open: map[int]float64{}, sprt: newSPRTState(cfg)}
+	for i, e := range cfg.Engines {
+		b.index[e.Name] = i
+		s.Engines = append(s.Engines, EngineSummary{Name: e.Name, Engine: e.Engine, Command: e.Command,
+			ID: ri.ids[e.Name], Limits: e.Limits.String()})
+		if id := ri.ids[e.Name]; id != "" {
+			s.Versions.Engines[e.Name] = id
+		}
+	}
+	b.s = s
+	return b
+}
+
+// add counts a finished game; games must come in game order. With an SPRT
+// it sets g.LLR to the test's LLR after the game.
+func (b *summaryBuilder) add(g *GameRecord) {
+	s := &b.s
+	w, k := b.index[g.White], b.index[g.Black]
+	for _, id := range []struct{ name, id string }{{g.White, g.WhiteID}, {g.Black, g.BlackID}} {
+		if id.id != "" && s.Versions.Engines[id.name] == "" {
+			s.Versions.Engines[id.name] = id.id
+			s.Engines[b.index[id.name]].ID = id.id
+		}
+	}
+	if b.sprt != nil {
+		b.sprt.add(g)
+		g.LLR = b.sprt.status().LLR
+	}
+	gs := GameSummary{Game: g.Game, Pair: g.Pair, White: g.White, Black: g.Black, Opening: g.Opening, Result: g.Result,
+		Termination: g.Termination, Reason: g.Reason, Plies: g.Plies, Duration: g.Duration, JudgeError: g.JudgeError, LLR: g.LLR}
+	if st := g.WhiteStats; st != nil && st.Moves > 0 {
+		gs.WhiteACPL, gs.WhiteAccuracy = ptr(st.ACPL), ptr(st.Accuracy)
+		b.acc[w].judge.Add(*st)
+		b.acc[w].judged = true
+	}
+	if st := g.BlackStats; st != nil && st.Moves > 0 {
+		gs.BlackACPL, gs.BlackAccuracy = ptr(st.ACPL), ptr(st.Accuracy)
+		b.acc[k].judge.Add(*st)
+		b.acc[k].judged = true
+	}
+	s.Games = append(s.Games, gs)
+	s.GamesPlayed++
+	if g.WhiteStats != nil {
+		s.Judge.Evaluations += g.JudgeEvals
+		s.Judge.JudgedPlies += len(g.Moves)
+	}
+	b.addResult(g, w, k)
+	for _, m := range g.Moves {
+		i := b.index[m.Engine]
+		es, a := &s.Engines[i], &b.acc[i]
+		es.Moves++
+		a.time += m.Time
+		a.nodes += float64(m.Nodes)
+		a.depth += float64(m.Depth)
+		a.sel += float64(m.SelDepth)
+		a.ram += m.PeakMB
+		a.medTime.add(m.Time)
+		a.medNodes.add(float64(m.Nodes))
+		es.MaxTime = math.Max(es.MaxTime, m.Time)
+		es.PeakRSSMB = math.Max(es.PeakRSSMB, m.PeakMB)
+	}
+}
+
+// addResult counts the game's result for both engines (w plays White, k
+// Black), for their pairing and for its game pair.
+func (b *summaryBuilder) addResult(g *GameRecord, w, k int) {
+	winner := g.winner()
+	for side, e := range []int{w, k} {
+		es := &b.s.Engines[e]
+		es.Games++
+		switch {
+		case winner == -1:
+			es.Draws++
+		case winner == side:
+			es.Wins++
+		default:
+			es.Losses++
+			switch g.Termination {
+			case TermTimeForfeit:
+				es.Errors.TimeForfeits++
+			case TermIllegalMove:
+				es.Errors.IllegalMoves++
+			case TermAbandoned:
+				es.Errors.Crashes++
+			}
+		}
+	}
+	key, flip := [2]int{w, k}, false
+	if w > k {
+		key, flip = [2]int{k, w}, true
+	}
+	if g.Pair != 0 {
+		sc := g.score(b.cfg.Engines[key[0]].Name)
+		if prev, ok := b.open[g.Pair]; ok {
+			if b.penta[key] == nil {
+				b.penta[key] = &tracker.Penta{}
+			}
+			// Scores are 0, 0.5 or 1, which AddPair accepts.
+			_ = b.penta[key].AddPair(prev, sc)
+			delete(b.open, g.Pair)
+		} else {
+			b.open[g.Pair] = sc
+		}
+	}
+	if b.wdl[key] == nil {
+		b.wdl[key] = &[3]int{}
+		b.pairOrder = append(b.pairOrder, key)
+	}
+	switch {
+	case winner == -1:
+		b.wdl[key][1]++
+	case (winner == 0) != flip:
+		b.wdl[key][0]++
+	default:
+		b.wdl[key][2]++
+	}
+}
+
+// summary returns the summary of the games added so far.
+func (b *summaryBuilder) summary() *Summary {
+	s := b.s
+	s.Updated = time.Now().UTC().Truncate(time.Second)
+	s.Complete = s.GamesPlayed >= s.GamesPlanned
+	s.Engines = slices.Clone(b.s.Engines)
+	s.Versions.Engines = maps.Clone(b.s.Versions.Engines)
+	for i := range s.Engines {
+		es, a := &s.Engines[i], &b.acc[i]
+		es.Points = float64(es.Wins) + float64(es.Draws)/2
+		if es.Games > 0 {
+			es.ScorePct = 100 * es.Points / float64(es.Games)
+		}
+		if n := float64(es.Moves); n > 0 {
+			es.AvgTime, es.AvgNodes, es.AvgDepth, es.AvgSelDep, es.AvgRAMMB = a.time/n, a.nodes/n, a.depth/n, a.sel/n, a.ram/n
+			es.MedianTime, es.MedianNodes = a.medTime.median(), a.medNodes.median()
+		}
+		if a.time > 0 {
+			es.NPS = a.nodes / a.time
+		}
+		if a.judged {
+			st := a.judge
+			es.Judge = &st
+			es.ACPL, es.Accuracy = ptr(st.ACPL), ptr(st.Accuracy)
+		}
+	}
+	if s.Judge.JudgedPlies > 0 {
+		s.Judge.EvalsPerPly = float64(s.Judge.Evaluations) / float64(s.Judge.JudgedPlies)
+	}
+	s.Pairs = []PairSummary{}
+	for _, k := range b.pairOrder {
+		r := b.wdl[k]
+		ps := PairSummary{A: b.cfg.Engines[k[0]].Name, B: b.cfg.Engines[k[1]].Name, Elo: tracker.Elo(r[0], r[1], r[2])}
+		if p := b.penta[k]; p != nil {
+			ps.Penta = ptr(tracker.EloPenta(*p))
+		}
+		s.Pairs = append(s.Pairs, ps)
+	}
+	s.Crosstable = crosstable(b.cfg, b.wdl)
+	var err error
+	if s.Ratings, err = fitRatings(b.cfg, b.wdl); err != nil {
+		s.RatingsError = err.Error()
+	}
+	if s.SPRT = b.sprt.status(); s.SPRT.Decided() {
+		s.Complete = true
+		s.Stopped = "SPRT " + s.SPRT.Status
+	}
+	return &s
+}
+
+// decided reports whether the SPRT has accepted a hypothesis.
+func (b *summaryBuilder) decided() bool { return b.sprt.status().Decided() }
+
+// medianSketch finds the median of a stream of non-negative values in
+// bounded memory: exactly while it has seen at most sketchExact values,
+// then from a histogram of logarithmic bins 1% wide (at most a few
+// thousand bins for any time or node count), so the median of a long run is
+// within 0.5% of the exact one. Medians sit beside means in the tables
+// because a few long moves (an MCTS mate proof reaching a million
+// simulations) can dominate a mean.
+type medianSketch struct {
+	exact []float64
+	bins  map[int32]int64 // nil while exact
+	zeros int64
+	n     int64
+}
+
+const (
+	sketchExact  = 1024
+	sketchGrowth = 0.01
+)
+
+func (m *medianSketch) add(v float64) {
+	m.n++
+	if m.bins == nil {
+		m.exact = append(m.exact, v)
+		if len(m.exact) <= sketchExact {
+			return
+		}
+		m.bins = map[int32]int64{}
+		for _, x := range m.exact {
+			m.bin(x)
+		}
+		m.exact = nil
+		return
+	}
+	m.bin(v)
+}
+
+func (m *medianSketch) bin(v float64) {
+	if v <= 0 || math.IsNaN(v) {
+		m.zeros++
+		return
+	}
+	m.bins[int32(math.Floor(math.Log(v)/math.Log1p(sketchGrowth)))]++
+}
+
+// median is the median (the mean of the middle two of an even count while
+// exact); 0 without values.
+func (m *medianSketch) median() float64 {
+	if m.n == 0 {
+		return 0
+	}
+	if m.bins == nil {
+		xs := slices.Sorted(slices.Values(m.exact))
+		h := len(xs) / 2
+		if len(xs)%2 == 1 {
+			return xs[h]
+		}
+		return (xs[h-1] + xs[h]) / 2
+	}
+	rank := (m.n - 1) / 2
+	if rank < m.zeros {
+		return 0
+	}
+	rank -= m.zeros
+	for _, k := range slices.Sorted(maps.Keys(m.bins)) {
+		if rank < m.bins[k] {
+			return math.Pow(1+sketchGrowth, float64(k)+0.5)
+		}
+		rank -= m.bins[k]
+	}
+	return 0
+}

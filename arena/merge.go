@@ -1,0 +1,252 @@
+package arena
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Merge joins the directories of the shards of one run (arena run --shard
+// I/N) into out, writing what a single run of the config writes: config.yaml,
+// games.jsonl, games.pgn and moves.csv in game order, and the summary with
+// its crosstable, ratings and SPRT, computed over all games in game order.
+// The shards must come from the same resolved config (ConfigHash), be the N
+// different shards of one split and each be complete; overlaps and gaps are
+// refused, naming the directories. Sweeps are merged setting by setting.
+func Merge(out string, dirs []string, stdout io.Writer) (*Summary, error) {
+	if stdout == nil {
+		stdout = io.Discard
+	}
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("no shard directories given")
+	}
+	if IsSweepDir(dirs[0]) {
+		return nil, mergeSweep(out, dirs, stdout)
+	}
+	cfg, shards, err := checkShards(dirs)
+	if err != nil {
+		return nil, err
+	}
+	idx := logIndex{}
+	for _, d := range dirs {
+		f, err := idx.add(filepath.Join(d, GamesFile))
+		if err != nil {
+			return nil, fmt.Errorf("overlapping shards: %w", err)
+		}
+		if f != nil {
+			defer f.Close()
+		}
+	}
+	total := totalGames(cfg)
+	for n, ref := range idx {
+		if n > total {
+			return nil, fmt.Errorf("%s:%d: game %d is not in the schedule of %d games", ref.f.Name(), ref.line, n, total)
+		}
+	}
+	var missing []string
+	for n := 1; n <= total && len(missing) < 10; n++ {
+		if _, ok := idx[n]; !ok {
+			d := shards[(n-1)%shards[0].Shard.Count]
+			missing = append(missing, fmt.Sprintf("game %d (shard %s, %s)", n, d.Shard, d.RunDir))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("gap: %s not finished; resume the shard with: arena run --resume DIR", strings.Join(missing, ", "))
+	}
+	return writeMerged(out, cfg, shards, idx, stdout)
+}
+
+// checkShards reads every shard's summary and config and checks that they
+// are the N shards of one config.
+func checkShards(dirs []string) (*Config, []*Summary, error) {
+	var cfg *Config
+	var hash string
+	bySlot := map[int]string{}
+	var shards []*Summary
+	for _, d := range dirs {
+		s, err := readSummary(d)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w", err)
+		}
+		if s == nil {
+			return nil, nil, fmt.Errorf("%s: no %s (not a run directory, or a shard that never started)", d, SummaryJSON)
+		}
+		if s.Shard == nil {
+			return nil, nil, fmt.Errorf("%s is a whole run, not a shard (shards are made with arena run CONFIG --shard I/N)", d)
+		}
+		c, err := Load(filepath.Join(d, ConfigFile))
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w", err)
+		}
+		h, err := ConfigHash(c)
+		if err != nil {
+			return nil, nil, err
+		}
+		s.RunDir = d
+		if cfg == nil {
+			cfg, hash = c, h
+		} else if first := shards[0]; h != hash {
+			return nil, nil, fmt.Errorf("%s and %s come from different configs (config sha256 %.12s and %.12s); only shards of one config merge", first.RunDir, d, hash, h)
+		} else if s.Shard.Count != first.Shard.Count {
+			return nil, nil, fmt.Errorf("%s is shard %s but %s is shard %s: the shards of one split share their count", d, s.Shard, first.RunDir, first.Shard)
+		}
+		if prev, dup := bySlot[s.Shard.Index]; dup {
+			return nil, nil, fmt.Errorf("overlapping shards: %s and %s are both shard %s", prev, d, s.Shard)
+		}
+		bySlot[s.Shard.Index] = d
+		shards = append(shards, s)
+	}
+	n := shards[0].Shard.Count
+	var gaps []string
+	for i := range n {
+		if _, ok := bySlot[i]; !ok {
+			gaps = append(gaps, fmt.Sprintf("%d/%d", i, n))
+		}
+	}
+	if len(gaps) > 0 {
+		return nil, nil, fmt.Errorf("gap: shard(s) %s missing (give the directories of all %d shards)", strings.Join(gaps, ", "), n)
+	}
+	slices.SortFunc(shards, func(a, b *Summary) int { return a.Shard.Index - b.Shard.Index })
+	return cfg, shards, nil
+}
+
+// writeMerged writes the merged run into out.
+func writeMerged(out string, cfg *Config, shards []*Summary, idx logIndex, stdout io.Writer) (*Summary, error) {
+	for _, s := range shards {
+		if same, _ := sameDir(out, s.RunDir); same {
+			return nil, fmt.Errorf("the output %s is one of the shards; give a new directory", out)
+		}
+	}
+	dir, lock, err := claimRunDir(cfg, Options{OutDir: out}, stdout)
+	if err != nil {
+		return nil, fmt.Errorf("%w", err)
+	}
+	defer lock.unlock()
+	var openings []Opening
+	if cfg.Openings != nil {
+		if openings, err = LoadOpenings(*cfg.Openings); err != nil {
+			return nil, err
+		}
+	}
+	hash, err := ConfigHash(cfg)
+	if err != nil {
+		return nil, err
+	}
+	ri := runInfo{dir: dir, started: shards[0].Started, planned: totalGames(cfg), ids: map[string]string{},
+		judgeID: shards[0].Versions.Judge, configHash: hash, warnings: shards[0].Warnings}
+	for _, s := range shards {
+		ri.started = minTime(ri.started, s.Started)
+		for name, id := range s.Versions.Engines {
+			ri.ids[name] = id
+		}
+	}
+	b := newSummaryBuilder(cfg, ri)
+	o, err := createOutputs(dir, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer o.close()
+	it := newSchedule(cfg, openings, Shard{})
+	for spec, ok := it.next(); ok && !b.decided(); spec, ok = it.next() {
+		g, err := idx[spec.Number].read()
+		if err != nil {
+			return nil, err
+		}
+		if g.White != cfg.Engines[spec.White].Name || g.Black != cfg.Engines[spec.Black].Name {
+			return nil, fmt.Errorf("game %d is %s vs %s, the schedule says %s vs %s", spec.Number, g.White, g.Black,
+				cfg.Engines[spec.White].Name, cfg.Engines[spec.Black].Name)
+		}
+		g.Pair = spec.Pair
+		b.add(g)
+		if _, err := o.appendJSON(g); err != nil {
+			return nil, err
+		}
+		if err := o.appendOrdered(g); err != nil {
+			return nil, err
+		}
+	}
+	if err := o.install(); err != nil {
+		return nil, err
+	}
+	sum := b.summary()
+	if err := writeSummaryFiles(dir, cfg, sum); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(stdout, "Merged %d shards (%d games) into %s\n\n", len(shards), sum.GamesPlayed, dir)
+	if err := sum.WriteTable(stdout); err != nil {
+		return nil, err
+	}
+	return sum, nil
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+// sameDir reports whether a and b name the same existing directory.
+func sameDir(a, b string) (bool, error) {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false, err
+	}
+	sb, err := os.Stat(b)
+	if err != nil {
+		return false, err
+	}
+	return os.SameFile(sa, sb), nil
+}
+
+// mergeSweep merges the shards of a sweep (arena run SWEEP --shard I/N):
+// every setting's shard directories into out/SETTING, then sweep.json.
+func mergeSweep(out string, dirs []string, stdout io.Writer) error {
+	var sweeps []*SweepSummary
+	for _, d := range dirs {
+		ss, err := readSweep(d)
+		if err != nil {
+			return fmt.Errorf("%w", err)
+		}
+		if len(sweeps) > 0 && len(ss.Settings) != len(sweeps[0].Settings) {
+			return fmt.Errorf("%s has %d settings, %s has %d: not shards of one sweep", d, len(ss.Settings), dirs[0], len(sweeps[0].Settings))
+		}
+		sweeps = append(sweeps, ss)
+	}
+	if err := checkFreshDir(out); err != nil {
+		return fmt.Errorf("%w", err)
+	}
+	if err := os.MkdirAll(out, dirPerm); err != nil {
+		return fmt.Errorf("%w", err)
+	}
+	lock, err := lockDir(out, "arena merge", stdout)
+	if err != nil {
+		return fmt.Errorf("%w", err)
+	}
+	defer lock.unlock()
+	now := time.Now().UTC().Truncate(time.Second)
+	first := sweeps[0]
+	ss := &SweepSummary{Name: first.Name, RunDir: out, Key: first.Key, Started: first.Started, Updated: now, Rows: []SweepRow{}, Complete: true}
+	for i, st := range first.Settings {
+		var subs []string
+		for _, sw := range sweeps {
+			subs = append(subs, filepath.Join(sw.RunDir, sw.Settings[i].Dir))
+		}
+		fmt.Fprintf(stdout, "=== SWEEP SETTING %d/%d: %s = %s ===\n", i+1, len(first.Settings), first.Key, st.Value)
+		sum, err := Merge(filepath.Join(out, st.Dir), subs, stdout)
+		if err != nil {
+			return fmt.Errorf("sweep setting %d (%s = %s): %w", i+1, first.Key, st.Value, err)
+		}
+		st.Complete, st.GamesPlayed, st.GamesPlanned, st.Stopped = false, 0, 0, ""
+		ss.Settings = append(ss.Settings, st)
+		if err := ss.record(i, sum); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout)
+	}
+	return ss.write()
+}

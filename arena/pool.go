@@ -1,0 +1,501 @@
+package arena
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+	"syscall"
+	"time"
+
+	"arena/internal/atomicfile"
+	"arena/tracker"
+)
+
+// Concurrency: a match plays up to N games at once, one per worker, each
+// worker with its own engine processes; the judge's Stockfish pool is
+// shared. Results never depend on N: game i's pairing, colours, opening and
+// engine seeds are functions of i and the config (scheduleIter,
+// gameSeed), and everything that depends on the order of games (games.pgn,
+// moves.csv, the summary, the SPRT) takes the finished games in game order.
+// games.jsonl takes them as they finish, so a kill loses no finished game;
+// a game that finished ahead of an earlier one waits on disk, not in memory,
+// until the earlier one is done.
+
+// runner plays games with one set of engine processes (one worker's).
+type runner struct {
+	cfg     *Config
+	binary  string
+	players []*player
+}
+
+// match is a run in progress.
+type match struct {
+	cfg      *Config
+	opt      Options
+	stdout   io.Writer
+	shard    Shard
+	n        int // concurrency
+	openings []Opening
+	total    int // games of the whole schedule
+	planned  int // games of this run's shard
+	warnings []string
+	judge    *tracker.Judge
+	judgeID  string
+	workers  []*runner
+	ids      map[string]string
+
+	dir     string
+	out     *outputs
+	b       *summaryBuilder
+	commit  *scheduleIter // the next game in game order
+	next    gameSpec
+	hasNext bool
+	pending map[int]pendingGame // finished, waiting for earlier games
+	prog    *progress
+	wrote   time.Time // last summary write
+	played  int       // games finished in this session
+	began   time.Time
+	cpu0    time.Duration
+	prior   int // games finished before this session
+	started time.Time
+}
+
+// pendingGame is a finished game not yet taken in game order: in memory
+// while few are waiting, else only where it is in games.jsonl.
+type pendingGame struct {
+	rec *GameRecord
+	ref logRef
+}
+
+// summaryInterval bounds how often summary.json and summary.md are
+// rewritten (they grow with the games, so rewriting them after every game
+// of a long run of short games would cost quadratic time); they are always
+// written before the first game and at the end.
+const summaryInterval = time.Second
+
+// newMatch loads the openings and starts the judge and every worker's
+// engines, so that a wrong command or option is reported at once.
+func newMatch(ctx context.Context, cfg *Config, opt Options) (_ *match, err error) {
+	m := &match{cfg: cfg, opt: opt, stdout: opt.Stdout, shard: opt.Shard, n: max(cfg.Concurrency, 1),
+		ids: map[string]string{}, began: time.Now(), cpu0: processCPU()}
+	if m.stdout == nil {
+		m.stdout = io.Discard
+	}
+	if cfg.Openings != nil {
+		if m.openings, err = LoadOpenings(*cfg.Openings); err != nil {
+			return nil, err
+		}
+	}
+	m.total = totalGames(cfg)
+	m.planned = shardGames(m.total, m.shard)
+	defer func() {
+		if err != nil {
+			m.close()
+		}
+	}()
+	judgeWorkers := 0
+	if !cfg.Judge.Off {
+		jc := cfg.Judge.JudgeConfig
+		jc.Workers = max(jc.Workers, m.n)
+		judgeWorkers = jc.Workers * max(jc.Threads, 1)
+		if m.judge, err = tracker.NewJudge(ctx, jc); err != nil {
+			return nil, err
+		}
+		m.judgeID = m.judge.Engine()
+	}
+	m.warnings = append(repeatWarnings(cfg, len(m.openings)), coreWarning(m.n, judgeWorkers, runtime.NumCPU())...)
+	for range m.n {
+		r := &runner{cfg: cfg, binary: opt.Binary}
+		for _, e := range cfg.Engines {
+			if e.Builtin() && r.binary == "" {
+				return nil, fmt.Errorf("engine %q is built-in (%s) but no arena binary was given to run it with", e.Name, e.Engine)
+			}
+			e.Options = maps.Clone(e.Options) // the worker's own, for its per-game seeds
+			r.players = append(r.players, &player{cfg: e})
+		}
+		m.workers = append(m.workers, r)
+	}
+	for _, r := range m.workers {
+		for _, p := range r.players {
+			if err := p.start(ctx, r.binary, cfg.TimeMargin.D()); err != nil {
+				return nil, err
+			}
+			m.ids[p.cfg.Name] = p.id
+		}
+	}
+	return m, nil
+}
+
+// coreWarning warns when the games and the judge need more cores than the
+// machine has: engines then share cores and their times lose meaning.
+func coreWarning(n, judge, cores int) []string {
+	if n+judge <= cores || n == 1 {
+		return nil
+	}
+	return []string{fmt.Sprintf("concurrency %d plus %d judge process(es) need %d cores, the machine has %d: engines will share cores, so their times and node counts are not comparable with a run at concurrency 1",
+		n, judge, n+judge, cores)}
+}
+
+func (m *match) close() {
+	for _, r := range m.workers {
+		for _, p := range r.players {
+			p.stop()
+		}
+	}
+	if m.judge != nil {
+		m.judge.Close()
+	}
+	if m.out != nil {
+		m.out.close()
+	}
+}
+
+// open prepares dir: it takes the games already finished there (none for a
+// new run) in game order into fresh output files and the summary, judging
+// those the judge never saw, and keeps the ones that finished ahead of an
+// unfinished game pending.
+func (m *match) open(ctx context.Context, dir string) error {
+	m.dir = dir
+	idx := logIndex{}
+	old, err := idx.add(filepath.Join(dir, GamesFile))
+	if err != nil {
+		return err
+	}
+	if old != nil {
+		defer old.Close()
+	}
+	m.prior = len(idx)
+	m.started = time.Now().UTC().Truncate(time.Second)
+	if prev, _ := readSummary(dir); prev != nil && len(idx) > 0 {
+		m.started = prev.Started
+	}
+	hash, err := ConfigHash(m.cfg)
+	if err != nil {
+		return err
+	}
+	m.b = newSummaryBuilder(m.cfg, runInfo{dir: dir, started: m.started, planned: m.planned, ids: m.ids, judgeID: m.judgeID,
+		configHash: hash, shard: m.shard, concurrent: m.n, warnings: m.warnings})
+	if m.out, err = createOutputs(dir, m.cfg); err != nil {
+		return err
+	}
+	m.commit = newSchedule(m.cfg, m.openings, m.shard)
+	m.next, m.hasNext = m.commit.next()
+	m.pending = map[int]pendingGame{}
+	writeMatchConfig(m.stdout, m.cfg, m.started, m.planned, dir)
+	m.printSetup(len(idx))
+	for _, n := range slices.Sorted(maps.Keys(idx)) {
+		if n > m.total || !m.shard.has(n) {
+			return fmt.Errorf("%s: game %d is not in the schedule of this run (%d games, shard %s)", idx[n].f.Name(), n, m.total, m.shard)
+		}
+		g, err := idx[n].read()
+		if err != nil {
+			return err
+		}
+		if m.judge != nil && g.WhiteStats == nil && len(g.Moves) > 0 {
+			if err := judgeGame(ctx, m.judge, g); err != nil {
+				return &InterruptedError{Dir: dir, Done: len(idx), Total: m.planned}
+			}
+		}
+		ref, err := m.out.appendJSON(g)
+		if err != nil {
+			return err
+		}
+		m.pending[n] = pendingGame{ref: ref}
+		if err := m.takeInOrder(false); err != nil {
+			return err
+		}
+	}
+	if err := m.out.install(); err != nil {
+		return err
+	}
+	m.prog = &progress{w: m.stdout, terminal: m.opt.Terminal, total: m.total, start: time.Now(), done0: m.b.s.GamesPlayed}
+	return m.writeSummaries(m.b.summary(), true)
+}
+
+// printSetup prints what the configuration block does not say: concurrency,
+// shard, warnings, and how far a resumed run had got.
+func (m *match) printSetup(finished int) {
+	if m.n > 1 {
+		fmt.Fprintf(m.stdout, "Concurrency: %d games at once (%d cores)\n", m.n, runtime.NumCPU())
+	}
+	if !m.shard.IsZero() {
+		fmt.Fprintf(m.stdout, "Shard: %s (%d of the %d games; merge the shards with arena merge)\n", m.shard, m.planned, m.total)
+	}
+	for _, w := range m.warnings {
+		fmt.Fprintf(m.stdout, "Warning: %s\n", w)
+	}
+	if finished > 0 {
+		fmt.Fprintf(m.stdout, "Resuming: %d of %d games already played\n", finished, m.planned)
+	}
+	fmt.Fprintln(m.stdout)
+}
+
+// takeInOrder takes every pending game that is next in game order into
+// games.pgn, moves.csv and the summary, stopping when the SPRT decides.
+func (m *match) takeInOrder(report bool) error {
+	for m.hasNext && !m.b.decided() {
+		pg, ok := m.pending[m.next.Number]
+		if !ok {
+			return nil
+		}
+		g := pg.rec
+		if g == nil {
+			var err error
+			if g, err = pg.ref.read(); err != nil {
+				return err
+			}
+		}
+		s := m.next
+		if g.White != m.cfg.Engines[s.White].Name || g.Black != m.cfg.Engines[s.Black].Name {
+			return fmt.Errorf("%s: recorded game %d (%s vs %s) does not match the config's schedule (%s vs %s)",
+				m.dir, g.Game, g.White, g.Black, m.cfg.Engines[s.White].Name, m.cfg.Engines[s.Black].Name)
+		}
+		// Records written before games carried their pair number get it
+		// from the schedule they were played by.
+		g.Pair = s.Pair
+		delete(m.pending, s.Number)
+		if err := m.out.appendOrdered(g); err != nil {
+			return err
+		}
+		m.b.add(g)
+		m.next, m.hasNext = m.commit.next()
+		if report {
+			sum := m.b.summary()
+			m.prog.gameDone(g, sum)
+			if err := m.writeSummaries(sum, false); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// writeSummaries writes summary.json and summary.md, at most once per
+// summaryInterval unless forced.
+func (m *match) writeSummaries(s *Summary, force bool) error {
+	if !force && time.Since(m.wrote) < summaryInterval {
+		return nil
+	}
+	m.wrote = time.Now()
+	return writeSummaryFiles(m.dir, m.cfg, s)
+}
+
+// gameResult is what a worker hands back: a finished game, or the error
+// that stopped it (the game is then replayed by --resume).
+type gameResult struct {
+	spec gameSpec
+	rec  *GameRecord
+	err  error
+}
+
+// play runs the workers until the schedule is done, the SPRT decides or ctx
+// is cancelled.
+func (m *match) play(ctx context.Context) (*Summary, error) {
+	gctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan gameSpec)
+	results := make(chan gameResult, m.n)
+	var wg sync.WaitGroup
+	for _, r := range m.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m.work(gctx, r, jobs, results)
+		}()
+	}
+	defer func() {
+		close(jobs)
+		cancel()
+		wg.Wait()
+	}()
+	feed := newSchedule(m.cfg, m.openings, m.shard)
+	spec, more := m.nextToPlay(feed)
+	inflight := 0
+	var fatal error
+	for {
+		var send chan<- gameSpec
+		if more && ctx.Err() == nil && fatal == nil && !m.b.decided() {
+			send = jobs
+		}
+		if send == nil && inflight == 0 {
+			break
+		}
+		select {
+		case send <- spec:
+			inflight++
+			spec, more = m.nextToPlay(feed)
+		case res := <-results:
+			inflight--
+			if err := m.finished(res); err != nil && fatal == nil {
+				fatal = err
+				cancel()
+			}
+			if m.b.decided() {
+				cancel() // the games after the deciding one are not played
+			}
+		}
+	}
+	sum := m.b.summary()
+	if fatal != nil {
+		m.writeSummaries(sum, true)
+		return sum, fatal
+	}
+	if !sum.Complete {
+		m.prog.clear()
+		if err := m.writeSummaries(sum, true); err != nil {
+			return sum, err
+		}
+		return sum, &InterruptedError{Dir: m.dir, Done: sum.GamesPlayed, Total: m.planned}
+	}
+	return sum, m.finish(sum)
+}
+
+// nextToPlay returns the next game of the schedule that has not finished.
+func (m *match) nextToPlay(feed *scheduleIter) (gameSpec, bool) {
+	for {
+		s, ok := feed.next()
+		if !ok {
+			return s, false
+		}
+		if _, done := m.pending[s.Number]; !done && m.hasNext && s.Number >= m.next.Number {
+			return s, true
+		}
+	}
+}
+
+// finished records a worker's result: the game goes to games.jsonl at once
+// and into the other outputs when its turn in game order comes.
+func (m *match) finished(res gameResult) error {
+	if res.err != nil {
+		if errors.Is(res.err, context.Canceled) || errors.Is(res.err, context.DeadlineExceeded) {
+			return nil
+		}
+		return res.err
+	}
+	m.played++
+	ref, err := m.out.appendJSON(res.rec)
+	if err != nil {
+		return err
+	}
+	pg := pendingGame{ref: ref}
+	if len(m.pending) < 2*m.n {
+		pg.rec = res.rec
+	}
+	m.pending[res.rec.Game] = pg
+	return m.takeInOrder(true)
+}
+
+// work plays the games it is handed with one worker's engines, judging each
+// after it ends.
+func (m *match) work(ctx context.Context, r *runner, jobs <-chan gameSpec, results chan<- gameResult) {
+	for spec := range jobs {
+		m.seedPlayers(ctx, r, spec)
+		var onMove func(int)
+		if m.n == 1 && m.opt.Terminal {
+			done, sum := m.b.s.GamesPlayed, m.b.summary()
+			onMove = func(ply int) { m.prog.live(done, sum, spec.Number, ply) }
+		}
+		rec, err := r.playGame(ctx, spec, onMove)
+		if err == nil && m.judge != nil {
+			if jerr := judgeGame(ctx, m.judge, rec); jerr != nil {
+				rec.JudgeError = "judge interrupted; judged again on resume"
+			}
+		}
+		if err != nil && ctx.Err() == nil {
+			err = fmt.Errorf("game %d: %w", spec.Number, err)
+		}
+		results <- gameResult{spec: spec, rec: rec, err: err}
+	}
+}
+
+// finish ends a complete run: games.jsonl is rewritten in game order with
+// the games the run kept (an SPRT drops those after its decision), the
+// summaries are written, and the results and the run's speed printed.
+func (m *match) finish(sum *Summary) error {
+	m.prog.clear()
+	wall := time.Since(m.began)
+	cpu := processCPU() - m.cpu0
+	sum.Throughput = &Throughput{Games: m.played, WallS: wall.Seconds(), HarnessCPUS: cpu.Seconds(),
+		GamesPerHour: float64(m.played) / wall.Hours(), HarnessShare: cpu.Seconds() / wall.Seconds()}
+	if err := rewriteLog(m.dir, sum); err != nil {
+		return err
+	}
+	if err := m.writeSummaries(sum, true); err != nil {
+		return err
+	}
+	if sum.SPRT.Decided() {
+		fmt.Fprintf(m.stdout, "Match stopped after %d of %d games: %s\n", sum.GamesPlayed, m.planned, sum.SPRT)
+	}
+	fmt.Fprintln(m.stdout)
+	fmt.Fprintln(m.stdout, "=== RESULTS ===")
+	if err := sum.WriteTable(m.stdout); err != nil {
+		return err
+	}
+	t := sum.Throughput
+	fmt.Fprintf(m.stdout, "Speed: %d games in %s, %.0f games/hour at concurrency %d; the arena itself used %.1f s of CPU, %.1f%% of the wall time\n",
+		t.Games, wall.Round(time.Second), t.GamesPerHour, m.n, t.HarnessCPUS, 100*t.HarnessShare)
+	fmt.Fprintf(m.stdout, "Results in %s (%s, %s, %s, %s, %s)\n", m.dir, PGNFile, MovesFile, SummaryJSON, SummaryMD, ConfigFile)
+	return nil
+}
+
+// rewriteLog rewrites dir/games.jsonl in game order with the games of sum
+// (and their LLR).
+func rewriteLog(dir string, sum *Summary) error {
+	path := filepath.Join(dir, GamesFile)
+	idx := logIndex{}
+	f, err := idx.add(path)
+	if err != nil || f == nil {
+		return err
+	}
+	defer f.Close()
+	var lines [][]byte
+	flush := func(w io.Writer) error {
+		for _, l := range lines {
+			if _, err := w.Write(l); err != nil {
+				return err
+			}
+		}
+		lines = lines[:0]
+		return nil
+	}
+	return atomicfile.Write(path, func(w io.Writer) error {
+		for _, gs := range sum.Games {
+			ref, ok := idx[gs.Game]
+			if !ok {
+				return fmt.Errorf("%s: game %d is in the summary but not in %s", dir, gs.Game, GamesFile)
+			}
+			g, err := ref.read()
+			if err != nil {
+				return err
+			}
+			g.LLR, g.Pair = gs.LLR, gs.Pair
+			line, err := json.Marshal(g)
+			if err != nil {
+				return err
+			}
+			if lines = append(lines, append(line, '\n')); len(lines) >= 256 {
+				if err := flush(w); err != nil {
+					return err
+				}
+			}
+		}
+		return flush(w)
+	})
+}
+
+// processCPU is the CPU time (user and system) of the arena process
+// itself; engines and the judge are separate processes and not counted.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

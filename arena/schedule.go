@@ -1,0 +1,212 @@
+package arena
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+)
+
+// The schedule is generated lazily, one game at a time, so that its size
+// costs no memory: a run of two billion games starts as fast as one of two.
+// Game i's pairing, colours, pair number and opening are a function of i and
+// the config (its seed included) only; the workers that play the games, and
+// the shards that split them, never change what game i is.
+
+// openingSeq is the opening order of openingOrder, one use at a time. Uses
+// must be asked for in non-decreasing order (the random order draws one
+// shuffle per pass over the book).
+type openingSeq struct {
+	n, offset int
+	random    bool
+	rng       *rand.Rand
+	pass      int // the pass perm belongs to; -1 before the first
+	perm      []int
+}
+
+func newOpeningSeq(n int, order string, start int, seed int64) *openingSeq {
+	s := &openingSeq{n: n, offset: max(start-1, 0), random: order == "random", pass: -1} // start is 0 in configs resolved before it existed
+	if s.random {
+		s.rng = rand.New(rand.NewPCG(uint64(seed), 0x6f70656e696e6773)) // "openings"
+	}
+	return s
+}
+
+// at returns the book index of use i (0-based).
+func (s *openingSeq) at(i int) int {
+	p := s.offset + i
+	if !s.random {
+		return p % s.n
+	}
+	for s.pass < p/s.n {
+		s.perm = s.rng.Perm(s.n)
+		s.pass++
+	}
+	return s.perm[p%s.n]
+}
+
+// scheduleIter yields the games of a match in order: each pairing of
+// engines plays cfg.Games games with alternating colours; with cfg.Pairs
+// consecutive games 2k-1 and 2k of a pairing are a game pair sharing an
+// opening (the colours swapped), else every game takes the next opening.
+// Every pairing uses the same sequence of openings. Pairings take turns,
+// two games at a time, so that an interrupted tournament is balanced. With
+// a shard, only the shard's games are yielded (numbered as in the whole
+// schedule).
+type scheduleIter struct {
+	cfg      *Config
+	ps       [][2]int
+	openings []Opening
+	seq      *openingSeq
+	shard    Shard
+	k, p, i  int // block of two games per pairing, pairing, game of the pairing
+	number   int // games yielded or skipped so far
+	pair     int
+}
+
+func newSchedule(cfg *Config, openings []Opening, shard Shard) *scheduleIter {
+	s := &scheduleIter{cfg: cfg, ps: pairings(cfg), openings: openings, shard: shard}
+	if len(openings) > 0 {
+		s.seq = newOpeningSeq(len(openings), cfg.Openings.Order, cfg.Openings.Start, cfg.Seed)
+	}
+	return s
+}
+
+// totalGames is the number of games the config schedules (all shards).
+func totalGames(cfg *Config) int { return cfg.Games * len(pairings(cfg)) }
+
+// next returns the next game of the schedule (of the shard), false at the end.
+func (s *scheduleIter) next() (gameSpec, bool) {
+	for {
+		g, ok := s.step()
+		if !ok || s.shard.has(g.Number) {
+			return g, ok
+		}
+	}
+}
+
+// step returns the next game of the whole schedule.
+func (s *scheduleIter) step() (gameSpec, bool) {
+	if len(s.ps) == 0 || s.k >= s.cfg.Games {
+		return gameSpec{}, false
+	}
+	p := s.ps[s.p]
+	// A trailing odd game has no partner.
+	paired := s.cfg.Pairs && s.k+1 < s.cfg.Games
+	if paired && s.i == s.k {
+		s.pair++
+	}
+	s.number++
+	g := gameSpec{Number: s.number, White: p[0], Black: p[1]}
+	if s.i%2 == 1 {
+		g.White, g.Black = p[1], p[0]
+	}
+	if paired {
+		g.Pair = s.pair
+	}
+	if s.seq != nil {
+		use := s.i
+		if s.cfg.Pairs {
+			use = s.i / 2
+		}
+		g.Opening = &s.openings[s.seq.at(use)]
+	}
+	// Advance: the games of this block for this pairing, then the next
+	// pairing, then the next block.
+	s.i++
+	if s.i >= min(s.k+2, s.cfg.Games) {
+		s.p++
+		s.i = s.k
+		if s.p == len(s.ps) {
+			s.p = 0
+			s.k += 2
+			s.i = s.k
+		}
+	}
+	return g, true
+}
+
+// Shard selects the games one process of a split run plays: game g (1-based)
+// belongs to shard (g-1) mod Count. Interleaving rather than contiguous
+// blocks spreads every pairing, colour and part of the opening book evenly
+// over the shards, so shards take about the same wall time even when game
+// lengths drift along the schedule (later openings, a slower pairing of a
+// tournament), and a shard that is lost or late costs a thin sample of the
+// whole run rather than a block of it. The zero Shard is the whole run.
+type Shard struct {
+	Index int `json:"index"` // 0-based
+	Count int `json:"count"`
+}
+
+// has reports whether game number g belongs to the shard.
+func (s Shard) has(g int) bool { return s.Count <= 1 || (g-1)%s.Count == s.Index }
+
+// IsZero reports whether s is the whole run.
+func (s Shard) IsZero() bool { return s.Count == 0 }
+
+func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
+
+// ParseShard parses "I/N" (0 <= I < N).
+func ParseShard(v string) (Shard, error) {
+	a, b, ok := strings.Cut(v, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return Shard{}, fmt.Errorf("shard %q: expected I/N with 0 <= I < N, e.g. 0/4", v)
+	}
+	return Shard{Index: i, Count: n}, nil
+}
+
+// Environment variables ShardFromEnv reads: Slurm's job arrays, or a
+// Kubernetes Indexed Job's completion index with ARENA_SHARD_COUNT (an
+// Indexed Job does not tell its pods the number of completions).
+const (
+	EnvSlurmTaskID    = "SLURM_ARRAY_TASK_ID"
+	EnvSlurmTaskCount = "SLURM_ARRAY_TASK_COUNT"
+	EnvSlurmTaskMin   = "SLURM_ARRAY_TASK_MIN"
+	EnvK8sIndex       = "JOB_COMPLETION_INDEX"
+	EnvShardCount     = "ARENA_SHARD_COUNT"
+)
+
+// ShardFromEnv returns the shard a Slurm array task (SLURM_ARRAY_TASK_ID
+// minus SLURM_ARRAY_TASK_MIN, of SLURM_ARRAY_TASK_COUNT) or a Kubernetes
+// Indexed Job pod (JOB_COMPLETION_INDEX of ARENA_SHARD_COUNT) is; ok is
+// false when neither is set.
+func ShardFromEnv(getenv func(string) string) (s Shard, ok bool, err error) {
+	num := func(name string) (int, error) {
+		v, err := strconv.Atoi(strings.TrimSpace(getenv(name)))
+		if err != nil {
+			return 0, fmt.Errorf("%s=%q is not a number", name, getenv(name))
+		}
+		return v, nil
+	}
+	var idx, count int
+	switch {
+	case getenv(EnvSlurmTaskID) != "":
+		if getenv(EnvSlurmTaskCount) == "" {
+			return s, false, fmt.Errorf("%s is set but %s is not", EnvSlurmTaskID, EnvSlurmTaskCount)
+		}
+		if idx, err = num(EnvSlurmTaskID); err == nil {
+			count, err = num(EnvSlurmTaskCount)
+		}
+		if err == nil && getenv(EnvSlurmTaskMin) != "" {
+			var lo int
+			lo, err = num(EnvSlurmTaskMin)
+			idx -= lo
+		}
+	case getenv(EnvK8sIndex) != "":
+		if getenv(EnvShardCount) == "" {
+			return s, false, fmt.Errorf("%s is set but %s (the number of completions) is not", EnvK8sIndex, EnvShardCount)
+		}
+		if idx, err = num(EnvK8sIndex); err == nil {
+			count, err = num(EnvShardCount)
+		}
+	default:
+		return s, false, nil
+	}
+	if err != nil {
+		return s, false, err
+	}
+	s, err = ParseShard(fmt.Sprintf("%d/%d", idx, count))
+	return s, err == nil, err
+}
