@@ -2,7 +2,7 @@ GO ?= go
 BIN := bin/arena
 STOCKFISH := $(shell command -v stockfish 2>/dev/null || ls /usr/games/stockfish 2>/dev/null)
 
-.PHONY: build test bench run stockfish fmt clean report-check reproduce reproduce-fast nets-data nets-supervised nets-selfplay nets-heldout nets-acpl
+.PHONY: build test bench soak run stockfish fmt clean report-check reproduce reproduce-fast nets-data nets-supervised nets-selfplay nets-heldout nets-acpl
 
 build:
 	$(GO) build -o $(BIN) ./cmd/arena
@@ -13,6 +13,22 @@ test:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+SOAK_DIR ?= /tmp/arena-soak
+
+# soak: 10,000 random-vs-random games (configs/soak.yaml, a few minutes); samples the arena
+# process's RSS every 2 s into $(SOAK_DIR).rss and prints the first, largest and last sample.
+soak: build
+	rm -rf $(SOAK_DIR) $(SOAK_DIR).rss
+	./$(BIN) run configs/soak.yaml --out $(SOAK_DIR) > $(SOAK_DIR).log 2>&1 & pid=$$!; \
+	while kill -0 $$pid 2>/dev/null; do \
+		rss=$$(awk '/^VmRSS:/ {print $$2}' /proc/$$pid/status 2>/dev/null); \
+		games=$$(wc -l < $(SOAK_DIR)/games.jsonl 2>/dev/null || echo 0); \
+		[ -n "$$rss" ] && echo "$$(date +%s) $$games $$rss" >> $(SOAK_DIR).rss; sleep 2; \
+	done; wait $$pid; status=$$?; tail -3 $(SOAK_DIR).log; \
+	awk 'NR==1 {first=$$3; g1=$$2} {if ($$3>max) {max=$$3; gm=$$2}; last=$$3; gl=$$2} \
+		END {printf "arena RSS: %.1f MB at game %d, largest %.1f MB at game %d, last %.1f MB at game %d\n", first/1024, g1, max/1024, gm, last/1024, gl}' $(SOAK_DIR).rss; \
+	exit $$status
 
 stockfish:
 	@if [ -z "$(STOCKFISH)" ]; then \

@@ -1,0 +1,124 @@
+package arena
+
+import (
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestMedianSketch(t *testing.T) {
+	var m medianSketch
+	if m.median() != 0 {
+		t.Errorf("median of nothing: %v", m.median())
+	}
+	for _, v := range []float64{5, 1, 1000, 2} {
+		m.add(v)
+	}
+	if got := m.median(); got != 3.5 {
+		t.Errorf("median of 1, 2, 5, 1000: %v, want 3.5", got)
+	}
+	// Past sketchExact values the histogram answers within its bin width,
+	// and one huge value does not move it.
+	var big medianSketch
+	for i := range 10001 {
+		big.add(float64(i % 1000))
+	}
+	big.add(1e9)
+	if got := big.median(); math.Abs(got-500)/500 > sketchGrowth {
+		t.Errorf("median of 0..999 (10 times) and 1e9: %v, want 500 within 1%%", got)
+	}
+	if big.exact != nil || len(big.bins) > 1000 {
+		t.Errorf("sketch keeps %d exact values and %d bins", len(big.exact), len(big.bins))
+	}
+}
+
+// The repeated-games warning fires for deterministic engines without a
+// book, and not when the games differ by opening, clock or seed.
+func TestRepeatWarning(t *testing.T) {
+	base := `
+games: 4
+judge: off
+limits: {depth: 2}
+engines:
+  - {name: A, engine: heuristic}
+  - {name: B, engine: heuristic}
+`
+	cfg := writeConfig(t, base)
+	if w := repeatWarnings(cfg, 0); len(w) != 1 || !strings.Contains(w[0], "A vs B play deterministically") || !strings.Contains(w[0], "no opening book") {
+		t.Errorf("deterministic config without a book: %q", w)
+	}
+	if w := repeatWarnings(cfg, 2); w != nil {
+		t.Errorf("4 games, a book of 2 openings in pairs: %q, want none", w)
+	}
+	if w := repeatWarnings(cfg, 1); len(w) != 1 || !strings.Contains(w[0], "the book has 1 openings") {
+		t.Errorf("4 games from one opening: %q", w)
+	}
+	if w := repeatWarnings(writeConfig(t, strings.Replace(base, "{depth: 2}", "{movetime: 1s}", 1)), 0); w != nil {
+		t.Errorf("movetime limits: %q, want none", w)
+	}
+	if w := repeatWarnings(writeConfig(t, strings.Replace(base, "{name: B, engine: heuristic}", "{name: B, engine: random}", 1)), 0); w != nil {
+		t.Errorf("a seeded opponent: %q, want none", w)
+	}
+	// A run of that config records and prints the warning.
+	sum, _, out, err := playMatch(t, t.Context(), strings.Replace(base, "games: 4", "games: 3\nmax_moves: 4", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Warnings) != 1 || !strings.Contains(out, "Warning: games can repeat") {
+		t.Errorf("summary warnings %q, output:\n%s", sum.Warnings, out)
+	}
+	if sum.Engines[0].MedianNodes <= 0 || sum.Engines[0].MedianTime <= 0 {
+		t.Errorf("medians not recorded: %+v", sum.Engines[0])
+	}
+}
+
+// Sizes past the limits are config errors; a sweep is refused over an
+// existing run and a run over an existing sweep.
+func TestLimitsAndRunKinds(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"games: 2000000000\nformat: gauntlet\n", "more than the 100000000 games a run may schedule"},
+		{"games: 40000000\nformat: round-robin\n", "pairings is 120000000 games"},
+		{"concurrency: 5000\n", "more than the limit of 1024"},
+	} {
+		text := c.text + "limits: {depth: 1}\nengines: [{name: A, engine: random}, {name: B, engine: random}, {name: C, engine: random}]\n"
+		if _, err := Parse("x.yaml", []byte(text)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.text, err, c.want)
+		}
+	}
+	run := writeConfig(t, `
+games: 1
+max_moves: 2
+judge: off
+limits: {depth: 1}
+engines: [{name: A, engine: random}, {name: B, engine: random}]
+`)
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, err := Run(t.Context(), run, Options{Binary: arenaBin, OutDir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	sweep := writeConfig(t, `
+games: 1
+max_moves: 2
+judge: off
+limits: {depth: 1}
+engines: [{name: A, engine: random}, {name: B, engine: random}]
+sweep: {max_moves: [2, 4]}
+`)
+	if _, err := RunSweep(t.Context(), sweep, Options{Binary: arenaBin, OutDir: dir}); err == nil || !strings.Contains(err.Error(), "already holds a run") {
+		t.Errorf("sweep into a run directory: %v", err)
+	}
+	if _, err := ResumeSweep(t.Context(), dir, Options{Binary: arenaBin}); err == nil || !strings.Contains(err.Error(), "not a sweep directory") {
+		t.Errorf("resume of a run as a sweep: %v", err)
+	}
+	sweepDir := filepath.Join(t.TempDir(), "sweep")
+	if _, err := RunSweep(t.Context(), sweep, Options{Binary: arenaBin, OutDir: sweepDir}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(t.Context(), run, Options{Binary: arenaBin, OutDir: sweepDir}); err == nil || !strings.Contains(err.Error(), "already holds a sweep") {
+		t.Errorf("run into a sweep directory: %v", err)
+	}
+	if _, err := Resume(t.Context(), sweepDir, Options{Binary: arenaBin}); err == nil || !strings.Contains(err.Error(), "holds a sweep") {
+		t.Errorf("resume of a sweep as a run: %v", err)
+	}
+}
