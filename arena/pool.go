@@ -59,8 +59,9 @@ type match struct {
 	hasNext bool
 	pending map[int]pendingGame // finished, waiting for earlier games
 	prog    *progress
-	wrote   time.Time // last summary write
-	played  int       // games finished in this session
+	wrote   time.Time     // last summary write
+	wait    time.Duration // until the next one may be written
+	played  int           // games finished in this session
 	began   time.Time
 	cpu0    time.Duration
 	prior   int // games finished before this session
@@ -75,9 +76,11 @@ type pendingGame struct {
 }
 
 // summaryInterval bounds how often summary.json and summary.md are
-// rewritten (they grow with the games, so rewriting them after every game
-// of a long run of short games would cost quadratic time); they are always
-// written before the first game and at the end.
+// rewritten: they grow with the games, so rewriting them after every game
+// of a long run of short games would cost quadratic time. They wait at least
+// a second, and 20 times as long as the last write took, so writing them
+// costs at most about 5% of the run; they are always written before the
+// first game and at the end.
 const summaryInterval = time.Second
 
 // newMatch loads the openings and starts the judge and every worker's
@@ -280,11 +283,13 @@ func (m *match) takeInOrder(report bool) error {
 // writeSummaries writes summary.json and summary.md, at most once per
 // summaryInterval unless forced.
 func (m *match) writeSummaries(s *Summary, force bool) error {
-	if !force && time.Since(m.wrote) < summaryInterval {
+	if !force && time.Since(m.wrote) < m.wait {
 		return nil
 	}
 	m.wrote = time.Now()
-	return writeSummaryFiles(m.dir, m.cfg, s)
+	err := writeSummaryFiles(m.dir, m.cfg, s)
+	m.wait = max(summaryInterval, 20*time.Since(m.wrote))
+	return err
 }
 
 // gameResult is what a worker hands back: a finished game, or the error

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -431,6 +432,17 @@ func (p PairSummary) pentaLine() string {
 	return fmt.Sprintf("%s vs %s pairs: LL %d, LD %d, DD+WL %d, WD %d, WW %d, %s", p.A, p.B, c.LL, c.LD, c.DD, c.WD, c.WW, p.Penta)
 }
 
+// writeMarkdownRow writes one Markdown table row; "|" in a cell becomes "/".
+func writeMarkdownRow(b *bytes.Buffer, cells []string) {
+	b.WriteString("|")
+	for _, c := range cells {
+		b.WriteString(" ")
+		b.WriteString(strings.ReplaceAll(c, "|", "/"))
+		b.WriteString(" |")
+	}
+	b.WriteString("\n")
+}
+
 // Markdown returns summary.md: the configuration, the results table, the
 // pairings' Elo and one line per game.
 func (s *Summary) Markdown(cfg *Config) ([]byte, error) {
@@ -452,28 +464,33 @@ func (s *Summary) Markdown(cfg *Config) ([]byte, error) {
 	}
 	b.WriteString("\n")
 	b.WriteString("## Games\n\n")
-	gt := tablewriter.NewTable(&b, tablewriter.WithRenderer(renderer.NewMarkdown()), tablewriter.WithHeaderAutoFormat(tw.Off))
+	// One row per game, written directly: tablewriter pads every column
+	// to its widest cell, which for a long run costs a hundred times the
+	// table's size in allocations on every rewrite.
 	header := []string{"Game", "Pair", "White", "Black", "Opening", "Result", "Termination", "Reason", "Plies", "White ACPL", "Black ACPL"}
 	if s.SPRT != nil {
 		header = append(header, "LLR")
 	}
-	gt.Header(toAny(header)...)
+	writeMarkdownRow(&b, header)
+	for i := range header {
+		if i == 0 {
+			b.WriteString("|")
+		}
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+	row := make([]string, 0, len(header))
 	for _, g := range s.Games {
 		pair := "-"
 		if g.Pair > 0 {
-			pair = fmt.Sprint(g.Pair)
+			pair = strconv.Itoa(g.Pair)
 		}
-		row := []string{fmt.Sprint(g.Game), pair, g.White, g.Black, strings.ReplaceAll(g.Opening, "|", "/"), g.Result, g.Termination,
-			strings.ReplaceAll(g.Reason, "|", "/"), fmt.Sprint(g.Plies), fmtOpt(g.WhiteACPL, "%.1f"), fmtOpt(g.BlackACPL, "%.1f")}
+		row = append(row[:0], strconv.Itoa(g.Game), pair, g.White, g.Black, g.Opening, g.Result, g.Termination,
+			g.Reason, strconv.Itoa(g.Plies), fmtOpt(g.WhiteACPL, "%.1f"), fmtOpt(g.BlackACPL, "%.1f"))
 		if s.SPRT != nil {
 			row = append(row, fmtLLR(g.LLR))
 		}
-		if err := gt.Append(row); err != nil {
-			return nil, err
-		}
-	}
-	if err := gt.Render(); err != nil {
-		return nil, err
+		writeMarkdownRow(&b, row)
 	}
 	return b.Bytes(), nil
 }
