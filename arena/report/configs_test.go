@@ -12,6 +12,7 @@ import (
 	_ "arena/engines/heuristic"
 	_ "arena/engines/mcts"
 	_ "arena/engines/neural"
+	_ "arena/engines/random"
 	_ "arena/engines/supervised"
 )
 
