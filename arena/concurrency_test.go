@@ -363,3 +363,47 @@ func checkGameOrder(t *testing.T, dir string) {
 		last = n
 	}
 }
+
+// A sweep shards per setting and per game, and its shards merge setting by
+// setting into what the whole sweep plays.
+func TestSweepShardsMerge(t *testing.T) {
+	cfg := writeConfig(t, `
+games: 4
+max_moves: 20
+judge: off
+limits: {nodes: 300}
+engines:
+  - {name: H, engine: heuristic}
+  - {name: R, engine: random}
+sweep: {max_moves: [10, 20]}
+`)
+	root := t.TempDir()
+	whole := filepath.Join(root, "whole")
+	if _, err := RunSweep(t.Context(), cfg, Options{Binary: arenaBin, OutDir: whole}); err != nil {
+		t.Fatal(err)
+	}
+	var shards []string
+	for i := range 2 {
+		dir := filepath.Join(root, fmt.Sprint("shard", i))
+		if _, err := RunSweep(t.Context(), cfg, Options{Binary: arenaBin, OutDir: dir, Shard: Shard{Index: i, Count: 2}}); err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, dir)
+	}
+	merged := filepath.Join(root, "merged")
+	if _, err := Merge(merged, shards, nil); err != nil {
+		t.Fatal(err)
+	}
+	ss, err := readSweep(merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range ss.Settings {
+		if !st.Complete || st.GamesPlayed != 4 {
+			t.Errorf("setting %s: complete %v, %d games", st.Value, st.Complete, st.GamesPlayed)
+		}
+		if a, b := gameKeys(t, filepath.Join(whole, st.Dir)), gameKeys(t, filepath.Join(merged, st.Dir)); !reflect.DeepEqual(a, b) {
+			t.Errorf("setting %s: merged games differ from the whole sweep", st.Value)
+		}
+	}
+}
