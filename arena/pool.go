@@ -80,6 +80,9 @@ type pendingGame struct {
 // first game and at the end.
 const summaryInterval = time.Second
 
+// maxJudgeWorkers is the most Stockfish processes the judge accepts.
+const maxJudgeWorkers = 256
+
 // newMatch loads the openings and starts the judge and every worker's
 // engines, so that a wrong command or option is reported at once.
 func newMatch(ctx context.Context, cfg *Config, opt Options) (_ *match, err error) {
@@ -103,7 +106,7 @@ func newMatch(ctx context.Context, cfg *Config, opt Options) (_ *match, err erro
 	judgeWorkers := 0
 	if !cfg.Judge.Off {
 		jc := cfg.Judge.JudgeConfig
-		jc.Workers = max(jc.Workers, m.n)
+		jc.Workers = min(max(jc.Workers, m.n), maxJudgeWorkers)
 		judgeWorkers = jc.Workers * max(jc.Threads, 1)
 		if m.judge, err = tracker.NewJudge(ctx, jc); err != nil {
 			return nil, err
