@@ -120,7 +120,9 @@ func newMatch(ctx context.Context, cfg *Config, opt Options) (_ *match, err erro
 			if e.Builtin() && r.binary == "" {
 				return nil, fmt.Errorf("engine %q is built-in (%s) but no arena binary was given to run it with", e.Name, e.Engine)
 			}
-			e.Options = maps.Clone(e.Options) // the worker's own, for its per-game seeds
+			opts := map[string]string{} // the worker's own, for its per-game seeds
+			maps.Copy(opts, e.Options)
+			e.Options = opts
 			r.players = append(r.players, &player{cfg: e})
 		}
 		m.workers = append(m.workers, r)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"arena/engines"
 )
 
 // Repeated games are a choice, never an accident. Every built-in engine
@@ -37,10 +39,18 @@ func splitmix(x uint64) uint64 {
 	return x ^ x>>31
 }
 
-// seeded reports whether engine e gets a seed per game.
+// seeded reports whether engine e gets a seed per game: a built-in
+// engine with a seed option.
 func seeded(e EngineConfig) bool {
-	_, ok := e.Options[SeedOption]
-	return e.Builtin() && ok
+	if !e.Builtin() {
+		return false
+	}
+	spec, err := engines.Lookup(e.Engine)
+	if err != nil {
+		return false
+	}
+	_, ok := spec.Option(SeedOption)
+	return ok
 }
 
 // seedPlayers gives the game's two engines their seeds for it: in the
@@ -53,7 +63,7 @@ func (m *match) seedPlayers(ctx context.Context, r *runner, spec gameSpec) {
 			continue
 		}
 		p := r.players[i]
-		v := gameSeed(m.cfg.Seed, spec.Number, i, e.Options[SeedOption])
+		v := gameSeed(m.cfg.Seed, spec.Number, i, e.Options[SeedOption]) // "" (unset) mixes in 0
 		p.cfg.Options[SeedOption] = v
 		if p.alive() {
 			if err := p.client.SetOption(ctx, SeedOption, v); err != nil {
