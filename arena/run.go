@@ -280,6 +280,11 @@ func run(ctx context.Context, cfg *Config, dir string, done []*GameRecord, opt O
 	if err := sum.WriteTable(stdout); err != nil {
 		return sum, err
 	}
+	for _, p := range r.players {
+		if w := p.infoWarning(); w != "" {
+			fmt.Fprintln(stdout, w)
+		}
+	}
 	fmt.Fprintf(stdout, "Results in %s (%s, %s, %s, %s, %s)\n", dir, PGNFile, MovesFile, SummaryJSON, SummaryMD, ConfigFile)
 	return sum, nil
 }
