@@ -2,7 +2,7 @@ GO ?= go
 BIN := bin/arena
 STOCKFISH := $(shell command -v stockfish 2>/dev/null || ls /usr/games/stockfish 2>/dev/null)
 
-.PHONY: build test bench soak run stockfish fmt clean report-check reproduce reproduce-fast nets-data nets-supervised nets-selfplay nets-heldout nets-acpl
+.PHONY: build test fuzz fuzz-short bench soak run stockfish fmt clean report-check reproduce reproduce-fast nets-data nets-supervised nets-selfplay nets-heldout nets-acpl
 
 build:
 	$(GO) build -o $(BIN) ./cmd/arena
@@ -10,6 +10,25 @@ build:
 test:
 	$(GO) vet ./...
 	$(GO) test ./...
+	@$(MAKE) --no-print-directory fuzz-short
+
+# Fuzz targets (docs/fuzzing.md): package:function. `make fuzz` runs each for FUZZTIME
+# with FUZZ_WORKERS processes; `make fuzz-short` (part of `make test`) a few seconds each.
+# Crashers are written to the package's testdata/fuzz/ and then run by every `go test`.
+FUZZ_TARGETS := ./arena:FuzzParseConfig ./engines/board:FuzzParseFEN ./engines/board:FuzzReadEPD \
+	./tracker:FuzzReadPGN ./engines/uci:FuzzParseLine ./engines/nn:FuzzReadSafetensors ./engines/nn:FuzzReadPyTorch
+FUZZTIME ?= 10m
+FUZZ_SHORT ?= 3s
+FUZZ_WORKERS ?= 1
+
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
+		echo "fuzz $$fn ($$pkg) for $(FUZZTIME)"; \
+		$(GO) test $$pkg -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) -parallel $(FUZZ_WORKERS); \
+	done
+
+fuzz-short:
+	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZ_SHORT)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

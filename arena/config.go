@@ -7,7 +7,9 @@ package arena
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -20,6 +22,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"arena/engines"
+	"arena/internal/clip"
 	"arena/tracker"
 )
 
@@ -345,12 +348,9 @@ func Load(path string) (*Config, error) {
 // Parse is Load on data already read; path is used in messages and to find
 // relative openings files.
 func Parse(path string, data []byte) (*Config, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
-	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
-		return nil, fmt.Errorf("%s: empty config (expected a mapping with at least engines:)", path)
+	doc, err := singleDocument(path, data)
+	if err != nil {
+		return nil, err
 	}
 	d := &decoder{file: path}
 	root := doc.Content[0]
@@ -364,11 +364,41 @@ func Parse(path string, data []byte) (*Config, error) {
 	return c, nil
 }
 
+// singleDocument parses data as exactly one YAML document: a second one
+// (after "---") would otherwise be ignored without a word.
+func singleDocument(path string, data []byte) (*yaml.Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc, next yaml.Node
+	err := dec.Decode(&doc)
+	if err == nil {
+		if err = dec.Decode(&next); err == nil {
+			return nil, fmt.Errorf("%s:%d: a second YAML document; a config file holds one (remove the \"---\" and merge the two, or use a sweep)", path, next.Line)
+		}
+		if errors.Is(err, io.EOF) {
+			err = nil
+		}
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: %s", path, clip.String(strings.TrimPrefix(err.Error(), "yaml: ")))
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		return nil, fmt.Errorf("%s: empty config (expected a mapping with at least engines:)", path)
+	}
+	return &doc, nil
+}
+
 // decoder walks the YAML tree so that every error carries file:line and
 // the dotted key path.
 type decoder struct{ file string }
 
 func (d *decoder) errorf(n *yaml.Node, key, format string, args ...any) error {
+	// Values beyond a screenful are what the user wrote (the lists of
+	// valid keys and values built here are shorter): cut them.
+	for i, a := range args {
+		if s, ok := a.(string); ok && len(s) > 1024 {
+			args[i] = clip.String(s)
+		}
+	}
 	msg := fmt.Sprintf(format, args...)
 	if key != "" {
 		msg = key + ": " + msg
@@ -440,6 +470,18 @@ func (d *decoder) scalar(n *yaml.Node, path, what string) (string, error) {
 
 func (d *decoder) str(n *yaml.Node, path string) (string, error) {
 	return d.scalar(n, path, "a string")
+}
+
+// maxNameLen bounds match and engine names: they become directory names,
+// table cells and PGN tags.
+const maxNameLen = 200
+
+func (d *decoder) name(n *yaml.Node, path string) (string, error) {
+	s, err := d.str(n, path)
+	if err == nil && len(s) > maxNameLen {
+		err = d.errorf(n, path, "%q is %d bytes long, expected at most %d", s, len(s), maxNameLen)
+	}
+	return s, err
 }
 
 func (d *decoder) int(n *yaml.Node, path string, min int64) (int64, error) {
@@ -516,7 +558,7 @@ func (d *decoder) config(n *yaml.Node, c *Config) error {
 		var i int64
 		switch key {
 		case "name":
-			c.Name, err = d.str(v, key)
+			c.Name, err = d.name(v, key)
 		case "format":
 			formatNode = v
 			if c.Format, err = d.str(v, key); err == nil && !slices.Contains(formats, c.Format) {
@@ -778,7 +820,7 @@ func (d *decoder) engines(n *yaml.Node, path string) ([]EngineConfig, []*limitsS
 			var err error
 			switch key {
 			case "name":
-				e.Name, err = d.str(v, kp)
+				e.Name, err = d.name(v, kp)
 			case "engine":
 				engineNode = v
 				e.Engine, err = d.str(v, kp)

@@ -35,6 +35,13 @@ func (m *match) finish(sum *Summary) error {
 	if err := sum.WriteTable(m.stdout); err != nil {
 		return err
 	}
+	for _, r := range m.workers {
+		for _, p := range r.players {
+			if w := p.infoWarning(); w != "" {
+				fmt.Fprintln(m.stdout, w)
+			}
+		}
+	}
 	t := sum.Throughput
 	fmt.Fprintf(m.stdout, "Speed: %d games in %s, %.0f games/hour at concurrency %d; the arena itself used %.1f s of CPU, %.1f%% of the wall time\n",
 		t.Games, wall.Round(time.Second), t.GamesPerHour, m.n, t.HarnessCPUS, 100*t.HarnessShare)

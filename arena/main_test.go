@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	_ "arena/engines/heuristic" // the built-in engines the configs name
@@ -20,6 +21,10 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	// A fuzz worker runs only the fuzz target, which plays no game.
+	if slices.Contains(os.Args, "-test.fuzzworker") {
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "arena-test-bin")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

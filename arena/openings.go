@@ -1,15 +1,14 @@
 package arena
 
 import (
-	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 
 	"github.com/notnil/chess"
 
+	"arena/engines/board"
 	"arena/tracker"
 )
 
@@ -20,11 +19,16 @@ type Opening struct {
 }
 
 // LoadOpenings reads the book named by cfg: an EPD file (.epd, .fen, or any
-// other extension: a FEN per line, opcodes after the four position fields
-// ignored except id) or a PGN file (.pgn, read with the tracker's PGN
-// reader: the position after the first cfg.Plies plies of each game's main
-// line, all of them when Plies is 0), or a Polyglot book (.bin or format
-// polyglot; see polyglotOpenings).
+// other extension: a FEN or EPD line per position, read with
+// board.ReadEPD; the id operation names the opening), a PGN file (.pgn,
+// read with the tracker's PGN reader: the position after the first
+// cfg.Plies plies of each game's main line, all of them when Plies is 0), or
+// a Polyglot book (.bin or format polyglot; see polyglotOpenings). Every EPD
+// and PGN position is checked with the board package's rules (one king a
+// side, no pawn on the first or last rank, the side not to move not in
+// check, castling rights backed by king and rook) and must have a legal
+// move, so a bad opening is an error naming its file and line, not a lost
+// game.
 func LoadOpenings(cfg OpeningsConfig) ([]Opening, error) {
 	if bookFormat(cfg) == FormatPolyglot {
 		return polyglotOpenings(cfg)
@@ -34,113 +38,94 @@ func LoadOpenings(cfg OpeningsConfig) ([]Opening, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var ops []Opening
 	if bookFormat(cfg) == FormatPGN {
-		ops, err = pgnOpenings(f, cfg.File, cfg.Plies)
-	} else {
-		ops, err = epdOpenings(f, cfg.File)
+		return pgnOpenings(f, cfg.File, cfg.Plies)
 	}
+	return epdOpenings(f, cfg.File)
+}
+
+func epdOpenings(r io.Reader, name string) ([]Opening, error) {
+	entries, err := board.ReadEPD(r, name)
 	if err != nil {
 		return nil, err
 	}
-	if len(ops) == 0 {
-		return nil, fmt.Errorf("%s: no openings in the file", cfg.File)
+	ops := make([]Opening, 0, len(entries))
+	for _, e := range entries {
+		if err := checkStart(e.FullFEN()); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", name, e.Line, err)
+		}
+		id, _ := e.Op("id")
+		if id == "" {
+			id = fmt.Sprintf("%s:%d", filepath.Base(name), e.Line)
+		}
+		ops = append(ops, Opening{FEN: e.FullFEN(), Name: id})
 	}
 	return ops, nil
 }
 
-func epdOpenings(f *os.File, name string) ([]Opening, error) {
-	var ops []Opening
-	sc := bufio.NewScanner(f)
-	line := 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		fen, id, err := parseEPD(text)
-		if err == nil {
-			err = checkStart(fen)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", name, line, err)
-		}
-		if id == "" {
-			id = fmt.Sprintf("%s:%d", filepath.Base(name), line)
-		}
-		ops = append(ops, Opening{FEN: fen, Name: id})
-	}
-	return ops, sc.Err()
-}
-
-// parseEPD turns an EPD line into a full FEN: the four position fields, plus
-// the half-move and full-move counters when the line carries them as FEN
-// does, "0 1" otherwise. It also returns the id opcode if present.
-func parseEPD(line string) (fen, id string, err error) {
-	fields := strings.Fields(strings.SplitN(line, ";", 2)[0])
-	if len(fields) < 4 {
-		return "", "", fmt.Errorf("%q is not an EPD/FEN position (expected 4 fields: pieces, side, castling, en passant)", line)
-	}
-	clocks := []string{"0", "1"}
-	if len(fields) >= 6 && isUint(fields[4]) && isUint(fields[5]) {
-		clocks = fields[4:6]
-	}
-	fen = strings.Join(append(fields[:4:4], clocks...), " ")
-	if i := strings.Index(line, " id "); i >= 0 {
-		rest := strings.TrimSpace(line[i+4:])
-		if j := strings.Index(rest, ";"); j >= 0 {
-			rest = rest[:j]
-		}
-		id = strings.Trim(strings.TrimSpace(rest), `"`)
-	}
-	return fen, id, nil
-}
-
-func isUint(s string) bool {
-	_, err := strconv.ParseUint(s, 10, 32)
-	return err == nil
-}
-
-// checkStart rejects positions a game cannot start from.
+// checkStart rejects positions a game cannot start from: ParseFEN's
+// legality checks, and a position without a legal move.
 func checkStart(fen string) error {
-	opt, err := chess.FEN(fen)
+	p, err := board.ParseFEN(fen)
 	if err != nil {
-		return fmt.Errorf("invalid FEN %q: %v", fen, err)
+		return err
 	}
-	g := chess.NewGame(opt)
-	if len(g.ValidMoves()) == 0 {
-		return fmt.Errorf("position %q has no legal moves", fen)
+	return playable(p)
+}
+
+func playable(p *board.Position) error {
+	var ml board.MoveList
+	p.GenerateLegal(&ml)
+	if ml.Len == 0 {
+		return fmt.Errorf("position %q has no legal moves", p.FEN())
 	}
 	return nil
 }
 
-func pgnOpenings(f *os.File, name string, plies int) ([]Opening, error) {
-	games, err := tracker.ReadPGN(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
-	}
+func pgnOpenings(r io.Reader, name string, plies int) ([]Opening, error) {
+	pr := tracker.NewPGNReader(r)
 	var ops []Opening
-	for _, g := range games {
+	for {
+		g, err := pr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
 		moves := g.Moves
 		if plies > 0 && plies < len(moves) {
 			moves = moves[:plies]
 		}
-		fen, err := replayFEN(g.StartFEN, moves)
+		start := g.StartFEN
+		if start == "" {
+			start = board.StartFEN
+		}
+		p, err := board.FromGame(start, moves)
 		if err == nil {
-			err = checkStart(fen)
+			err = playable(p)
+		}
+		fen := ""
+		if err == nil {
+			fen, err = replayFEN(g.StartFEN, moves)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: game %d: %v", name, g.Number, err)
+			return nil, fmt.Errorf("%s:%d: game %d: %v", name, g.Line, g.Number, err)
 		}
 		id := g.Tag("Opening", g.Tag("ECO", fmt.Sprintf("%s#%d", filepath.Base(name), g.Number)))
 		ops = append(ops, Opening{FEN: fen, Name: id})
+	}
+	if len(ops) == 0 {
+		return nil, fmt.Errorf("%s: no games (expected a PGN file of openings)", name)
 	}
 	return ops, nil
 }
 
 // replayFEN returns the FEN after playing UCI moves from fen (empty: the
-// standard start position).
+// standard start position) as notnil/chess writes it, with the en passant
+// square after every double push (the board package writes it only where a
+// capture is possible): the FEN a game starts from stays what books have
+// always given.
 func replayFEN(fen string, moves []string) (string, error) {
 	var opts []func(*chess.Game)
 	if fen != "" {

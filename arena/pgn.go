@@ -21,10 +21,7 @@ const pgnLineWidth = 79
 // reason the game ended as a comment before the result.
 func WritePGN(w io.Writer, cfg *Config, g *GameRecord) error {
 	var b strings.Builder
-	tag := func(k, v string) {
-		v = strings.ReplaceAll(strings.ReplaceAll(v, `\`, `\\`), `"`, `\"`)
-		fmt.Fprintf(&b, "[%s \"%s\"]\n", k, v)
-	}
+	tag := func(k, v string) { fmt.Fprintf(&b, "[%s \"%s\"]\n", k, tagValue(v)) }
 	tag("Event", cfg.Name)
 	tag("Site", "arena")
 	tag("Date", g.Start.Format("2006.01.02"))
@@ -140,4 +137,17 @@ func pgnTimeControl(l Limits) string {
 func fmtClock(d time.Duration) string {
 	s := int(d.Round(time.Second).Seconds())
 	return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
+}
+
+// tagValue escapes a PGN tag value: quotes and backslashes as the standard
+// says, and control characters (a newline in a match or engine name would
+// end the tag and start a line a reader takes for movetext) as spaces.
+func tagValue(v string) string {
+	v = strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, v)
+	return strings.ReplaceAll(strings.ReplaceAll(v, `\`, `\\`), `"`, `\"`)
 }

@@ -22,6 +22,10 @@ type player struct {
 	cfg    EngineConfig
 	client *uci.Client
 	id     string // the engine's UCI "id name", once started
+	// infoDropped and firstDropped add up the info values the clients of
+	// the engine's processes so far dropped as absurd (see infoWarning).
+	infoDropped  int
+	firstDropped string
 }
 
 // clientConfig is how the engine's process is started. The client's own
@@ -66,9 +70,34 @@ func (p *player) start(ctx context.Context, arenaBinary string, margin time.Dura
 // stop ends the engine's process; the next start runs a fresh one.
 func (p *player) stop() {
 	if p.client != nil {
+		p.infoDropped, p.firstDropped = p.droppedSoFar()
 		p.client.Close()
 		p.client = nil
 	}
+}
+
+// droppedSoFar adds the running client's dropped info values to those of
+// the engine's earlier processes.
+func (p *player) droppedSoFar() (int, string) {
+	n, first := p.infoDropped, p.firstDropped
+	if p.client != nil {
+		cn, cfirst := p.client.InfoDropped()
+		if n == 0 {
+			first = cfirst
+		}
+		n += cn
+	}
+	return n, first
+}
+
+// infoWarning says how many absurd info values (negative nodes, overflowing
+// mate scores) the engine sent; they were dropped rather than averaged.
+func (p *player) infoWarning() string {
+	n, first := p.droppedSoFar()
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("warning: engine %q sent %d unparsable or absurd info values (first: %q); they were dropped", p.cfg.Name, n, first)
 }
 
 // alive reports whether the engine's process is running.

@@ -107,6 +107,47 @@ func TestPGNOpenings(t *testing.T) {
 	}
 }
 
+// TestOpeningsRejectIllegal checks that a book position the board package
+// cannot accept is an error naming the file and line, for EPD and PGN books.
+func TestOpeningsRejectIllegal(t *testing.T) {
+	dir := t.TempDir()
+	good := "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \"ok\";\n"
+	cases := []struct{ name, text, want string }{
+		{"two white kings", good + "4k3/8/8/8/8/8/8/3KK3 w - -\n", "book.epd:2: fen"},
+		{"no king", good + "8/8/8/8/8/8/8/4K3 w - -\n", "book.epd:2: fen"},
+		{"pawn on rank 1", good + "4k3/8/8/8/8/8/8/P3K3 w - -\n", "book.epd:2: fen"},
+		{"castling without rooks", good + "4k3/8/8/8/8/8/8/4K3 w KQ -\n", "book.epd:2: fen"},
+		{"side not to move in check", good + "4k3/8/8/8/8/8/4R3/4K3 w - -\n", "book.epd:2: fen"},
+		{"no legal move", good + "7k/5Q2/6K1/8/8/8/8/8 b - -\n", "book.epd:2: position"},
+		{"empty", "# nothing\n", "book.epd: no positions"},
+	}
+	path := filepath.Join(dir, "book.epd")
+	for _, c := range cases {
+		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := LoadOpenings(OpeningsConfig{File: path}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+	pgn := filepath.Join(dir, "book.pgn")
+	text := "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/3KK3 w - - 0 1\"]\n\n*\n"
+	if err := os.WriteFile(pgn, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadOpenings(OpeningsConfig{File: pgn}); err == nil || !strings.Contains(err.Error(), "book.pgn: PGN game 2 (\"b\"), line 5: FEN tag: fen") {
+		t.Errorf("PGN with two white kings: error %v, want one naming book.pgn, game 2 and line 5", err)
+	}
+	// A position reached by the moves is checked too.
+	text = "[Event \"a\"]\n[SetUp \"1\"]\n[FEN \"7k/8/6K1/8/8/8/8/5Q2 w - - 0 1\"]\n\n1. Qf7 *\n"
+	if err := os.WriteFile(pgn, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadOpenings(OpeningsConfig{File: pgn}); err == nil || !strings.Contains(err.Error(), "book.pgn:1: game 1: position") || !strings.Contains(err.Error(), "has no legal moves") {
+		t.Errorf("PGN ending in stalemate: error %v, want book.pgn:1: game 1: ... no legal moves", err)
+	}
+}
+
 func TestSchedule(t *testing.T) {
 	ops := []Opening{{FEN: "a"}, {FEN: "b"}, {FEN: "c"}}
 	cfg := &Config{Games: 5, Seed: 7, Pairs: true, Openings: &OpeningsConfig{Order: "sequential", Start: 1},

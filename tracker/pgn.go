@@ -9,12 +9,16 @@ import (
 	"strings"
 
 	"github.com/notnil/chess"
+
+	"arena/engines/board"
+	"arena/internal/clip"
 )
 
 // PGNGame is one game read from a PGN file: its tags and its main line as
 // UCI moves from the start position.
 type PGNGame struct {
 	Number   int               // 1-based position in the file
+	Line     int               // the line of its first tag or move
 	Tags     map[string]string // tag pairs as written
 	StartFEN string            // the FEN tag; empty for the standard start position
 	SAN      []string          // the main line as written, annotations stripped
@@ -100,7 +104,7 @@ func (p *PGNReader) Next() (PGNGame, error) {
 		if !started {
 			started = true
 			p.number++
-			g.Number = p.number
+			g.Number, g.Line = p.number, t.line
 		}
 		switch t.kind {
 		case tokTag:
@@ -152,9 +156,15 @@ func (g *PGNGame) replay(lines []int) error {
 	}
 	var opts []func(*chess.Game)
 	if fen := g.Tags["FEN"]; fen != "" {
+		// notnil/chess accepts positions without kings (and then fails
+		// or loops in its move generator): the board package's checks
+		// come first.
+		if _, err := board.ParseFEN(fen); err != nil {
+			return fmt.Errorf("%s, line %d: FEN tag: %v", where, g.Line, err)
+		}
 		opt, err := chess.FEN(fen)
 		if err != nil {
-			return fmt.Errorf("%s: FEN tag %q: %v", where, fen, err)
+			return fmt.Errorf("%s: FEN tag %q: %v", where, clip.String(fen), err)
 		}
 		opts = append(opts, opt)
 		g.StartFEN = fen
@@ -174,11 +184,14 @@ func (g *PGNGame) replay(lines []int) error {
 
 // moveLabel names a move as a reader finds it in the file: "12. Nf3" or "12... Nf6".
 func moveLabel(pos *chess.Position, san string) string {
+	// The move number is the FEN's last field (notnil writes an empty
+	// castling field as nothing, so its index varies).
 	f := strings.Fields(pos.String())
+	n := f[len(f)-1]
 	if pos.Turn() == chess.Black {
-		return f[5] + "... " + san
+		return n + "... " + clip.String(san)
 	}
-	return f[5] + ". " + san
+	return n + ". " + clip.String(san)
 }
 
 var (
@@ -221,7 +234,7 @@ func decodeSAN(pos *chess.Position, san string) (*chess.Move, error) {
 	}
 	sm := sanRe.FindStringSubmatch(s)
 	if sm == nil {
-		return nil, fmt.Errorf("%q is not a move in algebraic notation (expected e.g. e4, Nxf3, exd6, e8=Q, O-O)", san)
+		return nil, fmt.Errorf("%q is not a move in algebraic notation (expected e.g. e4, Nxf3, exd6, e8=Q, O-O)", clip.String(san))
 	}
 	piece, fromFile, fromRank, to, promo := sm[1], sm[2], sm[3], sm[4], strings.ToUpper(sm[5])
 	// A full origin square without a piece letter is long algebraic or UCI
@@ -252,15 +265,15 @@ func decodeSAN(pos *chess.Position, san string) (*chess.Move, error) {
 		return candidates[0], nil
 	case 0:
 		if promo == "" && strings.ContainsAny(to[1:], "18") && want == chess.Pawn && !anyPiece {
-			return nil, fmt.Errorf("%q is not legal in %s (a pawn reaching the last rank needs a promotion piece, e.g. %s=Q)", san, pos, s)
+			return nil, fmt.Errorf("%q is not legal in %s (a pawn reaching the last rank needs a promotion piece, e.g. %s=Q)", clip.String(san), pos, s)
 		}
-		return nil, fmt.Errorf("%q is not legal in %s", san, pos)
+		return nil, fmt.Errorf("%q is not legal in %s", clip.String(san), pos)
 	}
 	var alts []string
 	for _, m := range candidates {
 		alts = append(alts, m.S1().String()+m.S2().String())
 	}
-	return nil, fmt.Errorf("%q is ambiguous in %s (could be %s)", san, pos, strings.Join(alts, ", "))
+	return nil, fmt.Errorf("%q is ambiguous in %s (could be %s)", clip.String(san), pos, strings.Join(alts, ", "))
 }
 
 var pieceTypes = map[string]chess.PieceType{

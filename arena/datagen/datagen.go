@@ -9,6 +9,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,8 +26,9 @@ import (
 type Config struct {
 	Out    string // data file, appended to
 	Resume bool   // carry on an existing Out (else an existing Out is an error)
-	// Exclude lists data files whose positions are never written (e.g.
-	// the training data, when making a held-out set).
+	// Exclude lists data files, or EPD/FEN lists (.epd, .fen: read with
+	// board.ReadEPDFile), whose positions are never written (e.g. the
+	// training data when making a held-out set, or an opening book).
 	Exclude []string
 
 	// PGN files to take positions from; none means self-generated games.
@@ -132,12 +134,12 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 	}
 	st.Existing = len(seen)
 	for _, path := range cfg.Exclude {
-		recs, err := ReadFile(path)
+		fens, err := excludedFENs(path)
 		if err != nil {
 			return st, fmt.Errorf("exclude: %w", err)
 		}
-		for _, r := range recs {
-			seen[positionKey(r.FEN)] = true
+		for _, fen := range fens {
+			seen[positionKey(fen)] = true
 		}
 	}
 	want := cfg.MaxPositions - st.Existing
@@ -450,4 +452,24 @@ func PlayGame(ctx context.Context, eng engines.Engine, rng *rand.Rand, cfg Confi
 		moves = append(moves, mv)
 	}
 	return moves, -1, nil
+}
+
+// excludedFENs reads the positions of an --exclude file: a position list
+// (.epd, .fen) or a data file.
+func excludedFENs(path string) ([]string, error) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".epd", ".fen":
+		entries, err := board.ReadEPDFile(path)
+		fens := make([]string, len(entries))
+		for i, e := range entries {
+			fens[i] = e.FEN
+		}
+		return fens, err
+	}
+	recs, err := ReadFile(path)
+	fens := make([]string, len(recs))
+	for i, r := range recs {
+		fens[i] = r.FEN
+	}
+	return fens, err
 }

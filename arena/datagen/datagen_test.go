@@ -180,3 +180,24 @@ func TestPGNFilters(t *testing.T) {
 		t.Fatalf("Black's mate in 1 recorded as %+v, expected mate -1 with a negative cp", r)
 	}
 }
+
+// TestExcludeEPD: an --exclude file may be an EPD/FEN list, read with the
+// board package's reader (so a bad line is an error naming it).
+func TestExcludeEPD(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "book.epd")
+	text := "# book\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \"e4\";\n8/8/4k3/8/8/4K3/4P3/8 w - - 3 9\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fens, err := excludedFENs(path)
+	if err != nil || len(fens) != 2 || positionKey(fens[1]) != "8/8/4k3/8/8/4K3/4P3/8 w - -" {
+		t.Fatalf("excludedFENs = %q, %v", fens, err)
+	}
+	if err := os.WriteFile(path, []byte("4k3/8/8/8/8/8/8/3KK3 w - -\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := excludedFENs(path); err == nil || !strings.Contains(err.Error(), "book.epd:1:") {
+		t.Errorf("illegal position: error %v, want one naming book.epd:1", err)
+	}
+}

@@ -71,6 +71,18 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		in = f
 	}
 
+	if name != "-" {
+		// An empty file is an error before Stockfish starts (stdin is
+		// checked after the analysis instead: it cannot be read twice).
+		if _, err := tracker.NewPGNReader(in).Next(); err == io.EOF {
+			fmt.Fprintf(stderr, "arena analyze: %s: no games (expected a PGN file of games)\n", name)
+			return 1
+		}
+		if _, err := in.(*os.File).Seek(0, io.SeekStart); err != nil {
+			fmt.Fprintf(stderr, "arena analyze: %v\n", err)
+			return 1
+		}
+	}
 	ctx, stop := interruptContext()
 	defer stop()
 	judge, err := tracker.NewJudge(ctx, cfg)
@@ -86,6 +98,9 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	rep, err := tracker.AnalyzePGN(ctx, in, judge, progress)
+	if err == nil && len(rep.Games) == 0 {
+		err = fmt.Errorf("no games (expected a PGN file of games)")
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "arena analyze: %s: %v\n", name, err)
 		return 1

@@ -87,44 +87,22 @@ func thousands(n int) string {
 	return s
 }
 
-// readPositions reads positions to evaluate, one per line: a FEN, or an EPD
-// line (the four position fields, then operations such as "bm e4;"). Blank
-// lines and lines starting with '#' are skipped. Every position is checked
-// with board.ParseFEN; errors name the file (name) and line.
+// readPositions reads positions to evaluate with board.ReadEPD (a FEN or
+// EPD line each, every one checked with board.ParseFEN; errors name the file
+// and line; no position is an error) and returns them as written.
 func readPositions(r io.Reader, name string) ([]string, error) {
-	var out []string
-	sc := bufio.NewScanner(r)
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || text[0] == '#' {
-			continue
-		}
-		fields := strings.Fields(text)
-		n := min(4, len(fields))
-		// A FEN's two clocks are numbers; EPD operations are not.
-		if len(fields) >= 6 && isNumber(fields[4]) && isNumber(strings.TrimSuffix(fields[5], ";")) {
-			n = 6
-		}
-		fen := strings.TrimSuffix(strings.Join(fields[:n], " "), ";")
-		if _, err := board.ParseFEN(fen); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
-		}
-		out = append(out, fen)
+	entries, err := board.ReadEPD(r, name)
+	if err != nil {
+		return nil, err
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	fens := make([]string, len(entries))
+	for i, e := range entries {
+		fens[i] = e.FEN
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no positions (expected one FEN or EPD line per position)", name)
-	}
-	return out, nil
+	return fens, nil
 }
 
-func isNumber(s string) bool {
-	_, err := strconv.Atoi(s)
-	return err == nil
-}
-
+// readPositionsFile is readPositions on the file at path.
 func readPositionsFile(path string) ([]string, error) {
 	f, err := os.Open(path)
 	if err != nil {

@@ -97,7 +97,7 @@ func printPerftTotals(w io.Writer, nodes uint64, elapsed time.Duration) {
 }
 
 func perftEPD(path string, maxNodes uint64, stdout, stderr io.Writer) int {
-	lines, err := board.ReadEPDFile(path)
+	lines, err := board.ReadPerftFile(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "arena perft: %v\n", err)
 		return 2

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"arena/internal/clip"
 )
 
 var fenFieldNames = [6]string{"piece placement", "side to move", "castling", "en passant", "halfmove clock", "fullmove number"}
@@ -11,7 +13,7 @@ var fenFieldNames = [6]string{"piece placement", "side to move", "castling", "en
 // fenError names the FEN, the field (1-based, as in the FEN standard) and the
 // offending value, then says what was expected.
 func fenError(fen string, field int, value, format string, args ...any) error {
-	return fmt.Errorf("fen %q: field %d (%s) %q: %s", fen, field+1, fenFieldNames[field], value, fmt.Sprintf(format, args...))
+	return fmt.Errorf("fen %q: field %d (%s) %q: %s", clip.String(fen), field+1, fenFieldNames[field], clip.String(value), fmt.Sprintf(format, args...))
 }
 
 // ParseFEN parses a position in Forsyth-Edwards Notation. The two clock
@@ -23,7 +25,7 @@ func fenError(fen string, field int, value, format string, args ...any) error {
 func ParseFEN(fen string) (*Position, error) {
 	fields := strings.Fields(fen)
 	if len(fields) != 4 && len(fields) != 6 {
-		return nil, fmt.Errorf("fen %q: has %d fields, expected 6 (placement, side, castling, en passant, halfmove clock, fullmove number) or the first 4", fen, len(fields))
+		return nil, fmt.Errorf("fen %q: has %d fields, expected 6 (placement, side, castling, en passant, halfmove clock, fullmove number) or the first 4", clip.String(fen), len(fields))
 	}
 	p := &Position{rootFullmove: 1, hist: make([]undo, initialHistory)}
 	if err := p.parsePlacement(fen, fields[0]); err != nil {
@@ -91,11 +93,11 @@ func (p *Position) parsePlacement(fen, s string) error {
 				file++
 			}
 			if file > 8 {
-				return fenError(fen, 0, s, "rank %d %q covers more than 8 files", rank+1, row)
+				return fenError(fen, 0, s, "rank %d %q covers more than 8 files", rank+1, clip.String(row))
 			}
 		}
 		if file != 8 {
-			return fenError(fen, 0, s, "rank %d %q covers %d files, expected 8", rank+1, row, file)
+			return fenError(fen, 0, s, "rank %d %q covers %d files, expected 8", rank+1, clip.String(row), file)
 		}
 	}
 	for _, c := range [2]Color{White, Black} {

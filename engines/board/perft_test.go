@@ -13,7 +13,7 @@ import (
 const quickPerftLimit = 5_000_000
 
 func TestPerftEPD(t *testing.T) {
-	lines, err := ReadEPDFile("testdata/perft.epd")
+	lines, err := ReadPerftFile("testdata/perft.epd")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,16 +72,16 @@ func TestParseEPDErrors(t *testing.T) {
 		{"# comment\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkx - 0 1 ;D1 20", `t.epd:2: fen "`},
 	}
 	for _, c := range cases {
-		_, err := ParseEPD(strings.NewReader(c.text), "t.epd")
+		_, err := ParsePerftEPD(strings.NewReader(c.text), "t.epd")
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("ParseEPD(%q): error %v, expected it to contain %q", c.text, err, c.want)
 		}
 	}
-	lines, err := ParseEPD(strings.NewReader("# c\n\n"+StartFEN+" ;D1 20 ;D2 400\n"), "t.epd")
+	lines, err := ParsePerftEPD(strings.NewReader("# c\n\n"+StartFEN+" ;D1 20 ;D2 400\n"), "t.epd")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := EPDLine{Line: 3, FEN: StartFEN, Counts: []PerftCount{{1, 20}, {2, 400}}}
+	want := PerftLine{Line: 3, FEN: StartFEN, Counts: []PerftCount{{1, 20}, {2, 400}}}
 	if len(lines) != 1 || lines[0].Line != want.Line || lines[0].FEN != want.FEN ||
 		len(lines[0].Counts) != 2 || lines[0].Counts[0] != want.Counts[0] || lines[0].Counts[1] != want.Counts[1] {
 		t.Errorf("ParseEPD: got %+v, expected %+v", lines, want)
@@ -89,7 +89,7 @@ func TestParseEPDErrors(t *testing.T) {
 }
 
 func TestCheckEPDReportsMismatchAndSkip(t *testing.T) {
-	lines := []EPDLine{{Line: 7, FEN: StartFEN, Counts: []PerftCount{{1, 20}, {2, 401}, {3, 8902}}}}
+	lines := []PerftLine{{Line: 7, FEN: StartFEN, Counts: []PerftCount{{1, 20}, {2, 401}, {3, 8902}}}}
 	var got []PerftCheck
 	bad, err := CheckEPD(lines, 1000, func(c PerftCheck) { got = append(got, c) })
 	if err != nil {
@@ -107,7 +107,7 @@ func TestCheckEPDReportsMismatchAndSkip(t *testing.T) {
 // hash matches one computed from scratch after every move, and that unmaking
 // restores every field (and so the FEN) exactly.
 func TestMakeUnmakeRestores(t *testing.T) {
-	lines, err := ReadEPDFile("testdata/perft.epd")
+	lines, err := ReadPerftFile("testdata/perft.epd")
 	if err != nil {
 		t.Fatal(err)
 	}

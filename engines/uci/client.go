@@ -101,7 +101,18 @@ type Client struct {
 	// newGameErr is a failed NewGame (which cannot return an error) reported
 	// by the next Search.
 	newGameErr error
+
+	// infoDropped counts info values dropped as unparsable or absurd;
+	// firstDropped names the first. Written by Search only.
+	infoDropped  int
+	firstDropped string
 }
+
+// InfoDropped returns how many info values the engine sent that were not
+// numbers or were absurd (negative nodes, a mate in a billion moves) and so
+// were dropped, and the first of them ("nodes -5"). Call it between
+// searches.
+func (c *Client) InfoDropped() (int, string) { return c.infoDropped, c.firstDropped }
 
 var _ engines.Engine = (*Client)(nil)
 
@@ -494,6 +505,10 @@ func (c *Client) Search(ctx context.Context, pos engines.Position, lim engines.L
 
 	var res engines.Result
 	exact := false // res.Score comes from an exact (not bound) score
+	// refusal is the engine's last "info string error..." of this search: a
+	// bestmove without a move after it is a failure (the built-in server
+	// refuses a rejected position so), not a position without moves.
+	refusal := ""
 	for {
 		select {
 		case line, ok := <-c.lines:
@@ -507,6 +522,13 @@ func (c *Client) Search(ctx context.Context, pos engines.Position, lim engines.L
 			switch f[0] {
 			case "info":
 				l := parseInfo(f[1:])
+				if l.dropped > 0 && c.infoDropped == 0 {
+					c.firstDropped = l.firstDropped
+				}
+				c.infoDropped += l.dropped
+				if isErrorString(l.info.String) {
+					refusal = l.info.String
+				}
 				if l.info.String != "" {
 					if info != nil {
 						info(l.info)
@@ -540,6 +562,9 @@ func (c *Client) Search(ctx context.Context, pos engines.Position, lim engines.L
 				}
 				if len(f) > 3 && f[2] == "ponder" {
 					res.Ponder = f[3]
+				}
+				if res.Move == "" && refusal != "" {
+					return res, fmt.Errorf("engine %s gave no move: %s", c.command, refusal)
 				}
 				return res, nil
 			}

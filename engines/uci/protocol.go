@@ -1,11 +1,13 @@
 package uci
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
 
 	"arena/engines"
+	"arena/internal/clip"
 )
 
 // button is the UCI option type for actions without a value ("Clear Hash");
@@ -100,6 +102,11 @@ type infoLine struct {
 	hasScore bool
 	hasPV    bool
 	hasNodes bool
+	// dropped counts values left unset because they were not numbers or
+	// were absurd (negative nodes, a mate in a billion); firstDropped
+	// names the first ("nodes -5").
+	dropped      int
+	firstDropped string
 }
 
 // mainLine reports whether the line is about the principal variation: with
@@ -114,61 +121,67 @@ var infoKeywords = map[string]bool{
 	"currline": true, "wdl": true,
 }
 
+// Plausible ranges of info values. Beyond them a value is an engine bug and
+// would skew averages (or overflow: a time in ms beyond maxInfoMillis does
+// not fit a time.Duration; mate scores are turned into centipawns by
+// subtracting them from a mate score).
+const (
+	maxInfoDepth  = 10_000
+	maxInfoCP     = 1_000_000
+	maxInfoMate   = 10_000
+	maxInfoMillis = 1 << 40 // ~35 years
+)
+
 // parseInfo parses the fields of an "info" line after the word "info".
-// Engine output is not validated strictly: an unparsable number leaves its
-// field unset rather than losing the rest of the line.
+// Engine output is not validated strictly: an unparsable or absurd number
+// leaves its field unset (counted in dropped) rather than losing the rest
+// of the line.
 func parseInfo(fields []string) infoLine {
 	var l infoLine
-	num := func(i int) (int64, bool) {
-		if i >= len(fields) {
-			return 0, false
+	// num reads the value after key at i, within lo..hi.
+	num := func(i int, lo, hi int64) (int64, bool) {
+		raw := "(missing)"
+		if i < len(fields) {
+			raw = fields[i]
+			if n, err := strconv.ParseInt(raw, 10, 64); err == nil && n >= lo && n <= hi {
+				return n, true
+			}
 		}
-		n, err := strconv.ParseInt(fields[i], 10, 64)
-		return n, err == nil
+		if l.dropped == 0 {
+			l.firstDropped = fields[max(i-1, 0)] + " " + clip.String(raw)
+		}
+		l.dropped++
+		return 0, false
 	}
 	for i := 0; i < len(fields); i++ {
 		switch fields[i] {
 		case "depth":
-			if n, ok := num(i + 1); ok {
+			if n, ok := num(i+1, 0, maxInfoDepth); ok {
 				l.info.Depth = int(n)
 			}
 			i++
 		case "seldepth":
-			if n, ok := num(i + 1); ok {
+			if n, ok := num(i+1, 0, maxInfoDepth); ok {
 				l.info.SelDepth = int(n)
 			}
 			i++
 		case "time":
-			if n, ok := num(i + 1); ok {
+			if n, ok := num(i+1, 0, maxInfoMillis); ok {
 				l.info.Time = time.Duration(n) * time.Millisecond
 			}
 			i++
 		case "nodes":
-			if n, ok := num(i + 1); ok {
+			if n, ok := num(i+1, 0, math.MaxInt64); ok {
 				l.info.Nodes, l.hasNodes = n, true
 			}
 			i++
 		case "multipv":
-			if n, ok := num(i + 1); ok {
+			if n, ok := num(i+1, 1, maxInfoDepth); ok {
 				l.multiPV = int(n)
 			}
 			i++
 		case "score":
-			if i+2 < len(fields) {
-				if n, ok := num(i + 2); ok {
-					switch fields[i+1] {
-					case "cp":
-						l.info.Score, l.hasScore = engines.Score{CP: int(n)}, true
-					case "mate":
-						l.info.Score, l.hasScore = engines.Score{Mate: int(n)}, true
-					}
-				}
-				i += 2
-			}
-			if i+1 < len(fields) && (fields[i+1] == "lowerbound" || fields[i+1] == "upperbound") {
-				l.bound = true
-				i++
-			}
+			i = l.parseScore(fields, i, num)
 		case "wdl":
 			i += 3
 		case "pv":
@@ -188,6 +201,35 @@ func parseInfo(fields []string) infoLine {
 		}
 	}
 	return l
+}
+
+// parseScore reads "score cp N|mate N [lowerbound|upperbound]" at i and
+// returns the index of its last field.
+func (l *infoLine) parseScore(fields []string, i int, num func(int, int64, int64) (int64, bool)) int {
+	if i+2 < len(fields) {
+		switch fields[i+1] {
+		case "cp":
+			if n, ok := num(i+2, -maxInfoCP, maxInfoCP); ok {
+				l.info.Score, l.hasScore = engines.Score{CP: int(n)}, true
+			}
+		case "mate":
+			if n, ok := num(i+2, -maxInfoMate, maxInfoMate); ok {
+				l.info.Score, l.hasScore = engines.Score{Mate: int(n)}, true
+			}
+		}
+		i += 2
+	}
+	if i+1 < len(fields) && (fields[i+1] == "lowerbound" || fields[i+1] == "upperbound") {
+		l.bound = true
+		i++
+	}
+	return i
+}
+
+// isErrorString reports whether an "info string" text reports an error
+// ("error: ...", "ERROR ...").
+func isErrorString(s string) bool {
+	return len(s) >= 5 && strings.EqualFold(s[:5], "error")
 }
 
 // formatInfo renders a progress report as a UCI "info" line.

@@ -36,7 +36,20 @@ func TestParseInfo(t *testing.T) {
 		},
 		{
 			"info depth x score cp y nodes",
-			infoLine{},
+			infoLine{dropped: 3, firstDropped: "depth x"},
+		},
+		{
+			// Absurd values are dropped and counted, the rest kept.
+			"info depth -1 seldepth 3 score mate 9223372036854775807 nodes -5 time -1 multipv 0 pv e2e4",
+			infoLine{info: engines.Info{SelDepth: 3, PV: []string{"e2e4"}}, hasPV: true, dropped: 5, firstDropped: "depth -1"},
+		},
+		{
+			"info score mate 99999999999999999999 nodes 18446744073709551615 time 99999999999999",
+			infoLine{dropped: 3, firstDropped: "mate 99999999999999999999"},
+		},
+		{
+			"info depth 3 score cp -2000000 nodes 10",
+			infoLine{info: engines.Info{Depth: 3, Nodes: 10}, hasNodes: true, dropped: 1, firstDropped: "cp -2000000"},
 		},
 		{
 			"info string NNUE evaluation using nn-ad9b42354671.nnue enabled",

@@ -32,7 +32,8 @@ type Server struct {
 	rebuild bool // options changed since eng was built
 	newGame bool // ucinewgame arrived since the last search
 
-	pos engines.Position
+	pos    engines.Position
+	posErr error // the last "position" was rejected: "go" answers with an error
 
 	// Of the last search: answered is closed just before its bestmove is
 	// written (a GUI may send the next go as soon as it reads it, so the
@@ -137,13 +138,20 @@ func (s *Server) handle(line string) bool {
 			s.println("info string " + err.Error())
 		}
 	case "position":
-		pos, err := parsePosition(f[1:])
-		if err != nil {
-			s.println("info string invalid position (unchanged): " + err.Error())
+		// A rejected position is remembered, not replaced by the previous
+		// one: searching that instead would play a move from another game.
+		s.pos, s.posErr = parsePosition(f[1:])
+		if s.posErr != nil {
+			s.println("info string error: invalid position: " + s.posErr.Error())
+		}
+	case "go":
+		if s.posErr != nil {
+			// The GUI waits for a bestmove; the error line before it is
+			// how the arena's client tells a refusal from a move.
+			s.println("info string error: no search, the last position was rejected: " + s.posErr.Error())
+			s.println("bestmove 0000")
 			return true
 		}
-		s.pos = pos
-	case "go":
 		s.startSearch(f[1:])
 	case "stop":
 		if s.cancel != nil {

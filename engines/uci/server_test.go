@@ -245,12 +245,12 @@ func TestServerMalformedCommands(t *testing.T) {
 	before, _ := s.expect("bestmove")
 	for _, tc := range []struct{ cmd, want string }{
 		{"xyzzy 1 2", "info string unknown command: xyzzy 1 2"},
-		{"position", `info string invalid position (unchanged): expected "startpos" or "fen <FEN>"`},
-		{"position somewhere", `info string invalid position (unchanged): expected "startpos" or "fen" after "position", got "somewhere"`},
-		{"position fen", `info string invalid position (unchanged): no FEN after "position fen"`},
-		{"position startpos e2e4", `info string invalid position (unchanged): expected "moves" after the position, got "e2e4"`},
-		{"position fen 8/8/8 w - - 0 1", "info string invalid position (unchanged):"},
-		{"position startpos moves e2e4 e2e4", "info string invalid position (unchanged):"},
+		{"position", `info string error: invalid position: expected "startpos" or "fen <FEN>"`},
+		{"position somewhere", `info string error: invalid position: expected "startpos" or "fen" after "position", got "somewhere"`},
+		{"position fen", `info string error: invalid position: no FEN after "position fen"`},
+		{"position startpos e2e4", `info string error: invalid position: expected "moves" after the position, got "e2e4"`},
+		{"position fen 8/8/8 w - - 0 1", "info string error: invalid position:"},
+		{"position startpos moves e2e4 e2e4", "info string error: invalid position:"},
 		{"setoption", `info string setoption: expected "setoption name <name> value <value>"`},
 		{"setoption name Nope value 3", `info string setoption: unknown option "Nope" (options of uci-test-first-legal: Move Index, Block, Style, Book File)`},
 		{"setoption name Move Index value many", `info string setoption: option Move Index: "many" is not an integer`},
@@ -264,8 +264,16 @@ func TestServerMalformedCommands(t *testing.T) {
 			t.Errorf("%q answered %q, want one line starting %q", tc.cmd, got, tc.want)
 		}
 	}
+	// After a rejected position, go refuses to search (the previous
+	// position belongs to another game): an error line, then no move.
+	s.send("go depth 1")
+	refused, lines := s.expect("bestmove")
+	if refused != "bestmove 0000" || len(lines) == 0 || !strings.HasPrefix(lines[len(lines)-1], "info string error: no search, the last position was rejected: ") {
+		t.Errorf("go after a rejected position: %q, want an error line and bestmove 0000", lines)
+	}
 	// Bad go parameters are reported and ignored; a bestmove still comes,
-	// for the unchanged position (after 1.e4) with the unchanged options.
+	// for the position (after 1.e4) with the unchanged options.
+	s.send("position startpos moves e2e4")
 	s.send("go depth x movetime 10 searchmoves e2e4 nodes")
 	after, lines := s.expect("bestmove")
 	for _, w := range []string{`info string go: depth "x" is not an integer, ignored`, `info string go: unsupported parameter "searchmoves" ignored`, `info string go: unsupported parameter "e2e4" ignored`, "info string go: nodes needs a number"} {
@@ -402,6 +410,19 @@ func TestClientAgainstServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkLegal(t, pos, res.Move)
+	// A position the built-in engine cannot accept is an engine error (the
+	// arena records the game as abandoned by that engine), not a move
+	// from the previous position.
+	bad := engines.Position{FEN: "4k3/8/8/8/8/8/8/3KK3 w - - 0 1"}
+	if res, err := c.Search(context.Background(), bad, engines.Limits{Depth: 1}, nil); err == nil ||
+		!strings.Contains(err.Error(), "gave no move: error: no search, the last position was rejected: fen") || res.Move != "" {
+		t.Errorf("search of two white kings: %+v, error %v; want an error naming the rejected position", res, err)
+	}
+	if res, err := c.Search(context.Background(), pos, engines.Limits{Depth: 1}, nil); err != nil {
+		t.Errorf("search after a rejected position: %v", err)
+	} else {
+		checkLegal(t, pos, res.Move)
+	}
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}

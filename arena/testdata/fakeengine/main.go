@@ -10,6 +10,8 @@
 //	hang     never answers "go" and ignores "stop"
 //	late     answers -late after "go" (ignoring "stop" until then)
 //	latecrash exits with status 3 -late after "go" (ignoring "stop")
+//	absurd   plays normally but reports negative nodes and a mate in
+//	         99999999999 moves
 package main
 
 import (
@@ -25,7 +27,7 @@ import (
 )
 
 func main() {
-	mode := flag.String("mode", "normal", "normal, illegal, nomove, crash, hang, late or latecrash")
+	mode := flag.String("mode", "normal", "normal, illegal, nomove, crash, hang, late, latecrash or absurd")
 	after := flag.Int("after", 0, "misbehave from this many plies into the game")
 	late := flag.Duration("late", 3*time.Second, "delay of the answer in -mode late")
 	spread := flag.Bool("spread", false, "vary the move with the ply instead of playing the first legal one")
@@ -92,7 +94,11 @@ func main() {
 			if *spread {
 				m = moves[(plies*7+3)%len(moves)].String()
 			}
-			say("info depth 1 seldepth 1 score cp 0 nodes 1 time 0 pv %s", m)
+			if misbehave && *mode == "absurd" {
+				say("info depth 1 seldepth 1 score mate 99999999999 nodes -5 time 0 pv %s", m)
+			} else {
+				say("info depth 1 seldepth 1 score cp 0 nodes 1 time 0 pv %s", m)
+			}
 			say("bestmove %s", m)
 		}
 	}
