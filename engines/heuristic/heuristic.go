@@ -61,6 +61,11 @@ const (
 	optKillers    = "killers"
 	optHistory    = "history"
 	optCheckExt   = "check_extension"
+	optCounter    = "countermove"
+	optFutility   = "futility"
+	optRazoring   = "razoring"
+	optIIR        = "iir"
+	optDelta      = "delta_pruning"
 	optPST        = "pst"
 	optMateScore  = "mate_score"
 	optQuiescence = "quiescence"
@@ -85,12 +90,17 @@ var options = []engines.Option{
 	{Name: optHash, Type: engines.Spin, Default: "0", Min: 0, Max: 4096,
 		Help: "transposition table MB kept between moves; 0 = thesis behaviour: a 16 MB table cleared before every move (preset=strong: 64)"},
 	{Name: optPVS, Type: engines.Check, Default: "false", Help: "principal variation search: null-window search of all but the first move, re-searched on fail high"},
-	{Name: optNullMove, Type: engines.Check, Default: "false", Help: "null-move pruning, R=2, at depth >= 3, not in check, with non-pawn material"},
-	{Name: optLMR, Type: engines.Check, Default: "false", Help: "late move reductions by one ply from the 4th move, depth >= 3, quiet moves not in or giving check; re-searched on fail high"},
-	{Name: optAspiration, Type: engines.Check, Default: "false", Help: "aspiration window of +-50 cp around the previous iteration's score, widened on failure"},
+	{Name: optNullMove, Type: engines.Check, Default: "false", Help: "null-move pruning, adaptive R = 3 + depth/4 (+1 when far above beta), not in check, with non-pawn material"},
+	{Name: optLMR, Type: engines.Check, Default: "false", Help: "late move reductions from a table by depth and move number, quiet moves not in or giving check; re-searched on fail high"},
+	{Name: optAspiration, Type: engines.Check, Default: "false", Help: "aspiration window of +-50 cp around the previous iteration's score, doubled on each failure"},
 	{Name: optKillers, Type: engines.Check, Default: "false", Help: "two killer moves per ply ordered after captures"},
-	{Name: optHistory, Type: engines.Check, Default: "false", Help: "history heuristic: quiet moves ordered by their cutoff history"},
+	{Name: optHistory, Type: engines.Check, Default: "false", Help: "history heuristic: quiet moves ordered by their cutoff history (bonus to the cutting move, malus to the quiets tried before it)"},
+	{Name: optCounter, Type: engines.Check, Default: "false", Help: "counter-move heuristic: the quiet move that last refuted the opponent's previous move is ordered after the killers"},
 	{Name: optCheckExt, Type: engines.Check, Default: "false", Help: "extend the search by one ply after a move that gives check"},
+	{Name: optFutility, Type: engines.Check, Default: "false", Help: "futility margins: reverse futility (static eval - 80 cp x depth >= beta cuts, depth <= 6) and quiet moves skipped at depth <= 3 when static eval + 100 cp x depth + 50 <= alpha"},
+	{Name: optRazoring, Type: engines.Check, Default: "false", Help: "razoring: at depth <= 3 a static eval 200 + 150 cp x depth below alpha drops into quiescence"},
+	{Name: optIIR, Type: engines.Check, Default: "false", Help: "internal iterative reduction: a node of depth >= 4 without a hash move is searched one ply shallower"},
+	{Name: optDelta, Type: engines.Check, Default: "false", Help: "quiescence pruning: captures that cannot raise alpha by 200 cp (delta pruning) and captures of a cheaper piece on a defended square are skipped"},
 	{Name: optPST, Type: engines.Combo, Default: "correct", Vars: correctOrThesis,
 		Help: "correct: PeSTO as published; thesis: the listing's vertically mirrored indexing (white pawns score highest on rank 2)"},
 	{Name: optMateScore, Type: engines.Combo, Default: "correct", Vars: correctOrThesis,
@@ -105,7 +115,8 @@ var options = []engines.Option{
 var presets = []engines.Preset{
 	{Name: "strong", Help: "every seed-002 technique on, a 64 MB table kept between moves, no depth cap", Values: map[string]string{
 		optPVS: "true", optNullMove: "true", optLMR: "true", optAspiration: "true", optKillers: "true",
-		optHistory: "true", optCheckExt: "true", optHash: fmt.Sprint(strongHashMB), optMaxDepth: fmt.Sprint(maxDepth)}},
+		optHistory: "true", optCheckExt: "true", optCounter: "true", optFutility: "true", optRazoring: "true",
+		optIIR: "true", optDelta: "true", optHash: fmt.Sprint(strongHashMB), optMaxDepth: fmt.Sprint(maxDepth)}},
 	{Name: "thesis", Help: "the thesis listing's behaviour, bugs included (mirrored tables, White-relative mate score, its quiescence and draw rules)", Values: map[string]string{
 		optPST: "thesis", optMateScore: "thesis", optQuiescence: "thesis", optDraws: "thesis"}},
 }
@@ -135,6 +146,11 @@ type config struct {
 	killers    bool
 	history    bool
 	checkExt   bool
+	counter    bool
+	futility   bool
+	razoring   bool
+	iir        bool
+	delta      bool
 	pst        pstMode
 	// The listing's behaviours (options mate_score, quiescence, draws).
 	whiteMate   bool
@@ -155,6 +171,11 @@ func newConfig(opts engines.Options) config {
 		killers:     opts.Bool(optKillers),
 		history:     opts.Bool(optHistory),
 		checkExt:    opts.Bool(optCheckExt),
+		counter:     opts.Bool(optCounter),
+		futility:    opts.Bool(optFutility),
+		razoring:    opts.Bool(optRazoring),
+		iir:         opts.Bool(optIIR),
+		delta:       opts.Bool(optDelta),
 		whiteMate:   opts[optMateScore] == "thesis",
 		thesisQuies: opts[optQuiescence] == "thesis",
 		thesisDraws: opts[optDraws] == "thesis",
@@ -177,7 +198,8 @@ func (c config) techniques() []string {
 		on   bool
 		name string
 	}{{c.pvs, optPVS}, {c.nullMove, optNullMove}, {c.lmr, optLMR}, {c.aspiration, optAspiration},
-		{c.killers, optKillers}, {c.history, optHistory}, {c.checkExt, optCheckExt},
+		{c.killers, optKillers}, {c.history, optHistory}, {c.counter, optCounter}, {c.checkExt, optCheckExt},
+		{c.futility, optFutility}, {c.razoring, optRazoring}, {c.iir, optIIR}, {c.delta, optDelta},
 		{c.pst == pstThesis, optPST + "=thesis"}, {c.whiteMate, optMateScore + "=thesis"},
 		{c.thesisQuies, optQuiescence + "=thesis"}, {c.thesisDraws, optDraws + "=thesis"}} {
 		if t.on {

@@ -10,10 +10,12 @@ const (
 	scoreHash    int32 = 1 << 30
 	scoreCapture int32 = 1 << 29 // + the thesis's MVV-LVA key
 	scoreKiller  int32 = 1 << 28 // + 1 for the first killer
-	// historyMax bounds history scores (well below scoreKiller): when an
-	// entry passes it, the whole table is halved, keeping recent cutoffs
-	// weightier than old ones.
-	historyMax int32 = 1 << 20
+	scoreCounter int32 = 1<<28 - 1
+	// historyMax bounds history scores (well below scoreCounter): each
+	// update moves an entry towards +-historyMax by a fraction of the
+	// distance left ("history gravity"), so recent cutoffs weigh more than
+	// old ones and no entry overflows.
+	historyMax int32 = 1 << 14
 )
 
 // mvvLVAValue is the thesis's approximate piece value for MVV-LVA, indexed
@@ -25,9 +27,12 @@ func (s *searcher) scoreMoves(ply int, ml *board.MoveList, hashMove board.Move) 
 	pos := s.pos
 	sc := &s.scores[ply]
 	side := pos.SideToMove()
-	k0, k1 := board.NullMove, board.NullMove
+	k0, k1, cm := board.NullMove, board.NullMove, board.NullMove
 	if s.cfg.killers {
 		k0, k1 = s.killers[ply][0], s.killers[ply][1]
+	}
+	if s.cfg.counter {
+		cm = s.counterMove()
 	}
 	for i, m := range ml.Moves[:ml.Len] {
 		var v int32
@@ -45,6 +50,8 @@ func (s *searcher) scoreMoves(ply int, ml *board.MoveList, hashMove board.Move) 
 			v = scoreKiller + 1
 		case m == k1:
 			v = scoreKiller
+		case m == cm:
+			v = scoreCounter
 		case s.cfg.history:
 			v = s.history[side][m.From()][m.To()]
 		}
@@ -73,24 +80,44 @@ func (s *searcher) pickMove(ply int, ml *board.MoveList, i int) board.Move {
 	return ml.Moves[i]
 }
 
+// counterMove is the counter-move table's answer to the move that led to
+// the current position (NullMove at the root of the game or after a null
+// move).
+func (s *searcher) counterMove() board.Move {
+	prev := s.pos.LastMove()
+	if prev == board.NullMove {
+		return board.NullMove
+	}
+	return s.counters[s.pos.PieceAt(prev.To())&15][prev.To()]
+}
+
 // rememberCutoff records a quiet move that caused a beta cutoff in the
-// killer and history tables (when those options are on).
-func (s *searcher) rememberCutoff(ply int, side board.Color, m board.Move, depth int) {
+// killer, counter-move and history tables (when those options are on);
+// tried are the quiet moves searched before it at this node, which lose
+// history.
+func (s *searcher) rememberCutoff(ply int, side board.Color, m board.Move, depth int, tried []board.Move) {
 	if s.cfg.killers && s.killers[ply][0] != m {
 		s.killers[ply][1] = s.killers[ply][0]
 		s.killers[ply][0] = m
 	}
-	if s.cfg.history {
-		h := &s.history[side][m.From()][m.To()]
-		*h += int32(depth * depth)
-		if *h > historyMax {
-			for c := range s.history {
-				for f := range s.history[c] {
-					for t := range s.history[c][f] {
-						s.history[c][f][t] /= 2
-					}
-				}
-			}
+	if s.cfg.counter {
+		if prev := s.pos.LastMove(); prev != board.NullMove {
+			s.counters[s.pos.PieceAt(prev.To())&15][prev.To()] = m
 		}
 	}
+	if s.cfg.history {
+		bonus := int32(min(depth*depth, 400))
+		s.updateHistory(side, m, bonus)
+		for _, q := range tried {
+			s.updateHistory(side, q, -bonus)
+		}
+	}
+}
+
+// updateHistory adds bonus (scaled) to m's history with gravity towards
+// +-historyMax.
+func (s *searcher) updateHistory(side board.Color, m board.Move, bonus int32) {
+	h := &s.history[side][m.From()][m.To()]
+	b := bonus * 32
+	*h += b - *h*max(b, -b)/historyMax
 }

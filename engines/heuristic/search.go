@@ -25,10 +25,10 @@ const (
 	// checkEvery is how often (in nodes) the clock and the context are
 	// consulted, as in the thesis.
 	checkEvery = 2048
-	// nullMoveR is the null-move depth reduction.
-	nullMoveR = 2
-	// aspirationWindow is the half-width of the aspiration window in cp.
+	// aspirationWindow is the half-width of the aspiration window in cp;
+	// past aspirationMax a failing side is opened fully.
 	aspirationWindow = 50
+	aspirationMax    = 800
 	// lmrFirstMove is the index (0-based) of the first move that may be
 	// reduced: the 4th move.
 	lmrFirstMove = 3
@@ -64,6 +64,12 @@ type searcher struct {
 	pvLen   [maxPly + 2]int
 	killers [maxPly + 1][2]board.Move
 	history [2][64][64]int32
+	// counters[piece][to] is the quiet move that last refuted the move of
+	// that piece to that square.
+	counters [16][64]board.Move
+	// tried[ply] lists the quiet moves searched at ply without a cutoff,
+	// which the history option penalises when a later move cuts off.
+	tried [maxPly + 1][64]board.Move
 }
 
 func newSearcher(cfg *config) *searcher {
@@ -73,6 +79,7 @@ func newSearcher(cfg *config) *searcher {
 func (s *searcher) clearHeuristics() {
 	s.killers = [maxPly + 1][2]board.Move{}
 	s.history = [2][64][64]int32{}
+	s.counters = [16][64]board.Move{}
 }
 
 // setPosition replays the game from its start FEN, recording the key of
@@ -169,21 +176,30 @@ func (s *searcher) run(ctx context.Context, start time.Time, lim engines.Limits,
 }
 
 // searchRoot searches the root to depth, inside an aspiration window around
-// prev when that option is on.
+// prev when that option is on: a search that fails low or high is repeated
+// with that side of the window twice as far out, and fully open once the
+// widening passes aspirationMax.
 func (s *searcher) searchRoot(depth int, prev int32) int32 {
 	if !s.cfg.aspiration || depth < 2 || prev >= mateBound || prev <= -mateBound {
 		return s.negamax(depth, 0, -infinity, infinity, false)
 	}
-	alpha, beta := prev-aspirationWindow, prev+aspirationWindow
+	lo, hi := int32(aspirationWindow), int32(aspirationWindow)
 	for {
+		alpha, beta := prev-lo, prev+hi
+		if lo > aspirationMax {
+			alpha = -infinity
+		}
+		if hi > aspirationMax {
+			beta = infinity
+		}
 		v := s.negamax(depth, 0, alpha, beta, false)
 		switch {
 		case s.stopped:
 			return 0
-		case v <= alpha:
-			alpha = -infinity
-		case v >= beta:
-			beta = infinity
+		case v <= alpha && alpha > -infinity:
+			lo *= 2
+		case v >= beta && beta < infinity:
+			hi *= 2
 		default:
 			return v
 		}
@@ -425,21 +441,15 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 	}
 
 	inCheck := pos.InCheck()
-	side := pos.SideToMove()
-	if s.cfg.nullMove && allowNull && !inCheck && depth >= 3 && beta < mateBound && s.hasPieces(side) &&
-		s.eval.evaluate(pos) >= beta {
-		pos.MakeNullMove()
-		floor := s.nullFloor
-		s.nullFloor = idx + 1
-		v := -s.negamax(depth-1-nullMoveR, ply+1, -beta, -beta+1, false)
-		s.nullFloor = floor
-		pos.UnmakeNullMove()
-		if s.stopped {
-			return 0
+	n := node{depth: depth, ply: ply, pv: beta-alpha > 1, inCheck: inCheck}
+	if !inCheck && (s.cfg.nullMove || s.cfg.futility || s.cfg.razoring) {
+		n.eval = s.eval.evaluate(pos)
+		if v, ok := s.pruneNode(depth, ply, idx, alpha, beta, n.eval, n.pv, allowNull); ok {
+			return v
 		}
-		if v >= beta {
-			return beta
-		}
+	}
+	if s.cfg.iir && depth >= iirMinDepth && ttMove == board.NullMove {
+		n.depth--
 	}
 
 	ml := &s.moves[ply]
@@ -448,15 +458,37 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 		return clamp(s.noMovesScore(inCheck, ply), alpha, beta)
 	}
 	s.scoreMoves(ply, ml, ttMove)
+	return s.searchMoves(&n, key, alpha, beta)
+}
 
+// node is what the move loop needs to know about the node it searches.
+type node struct {
+	depth, ply  int
+	pv, inCheck bool
+	eval        int32 // static eval, when a pruning option needs it and not in check
+}
+
+// searchMoves searches the moves of s.moves[n.ply] (already scored) and
+// stores the result in the table.
+func (s *searcher) searchMoves(n *node, key uint64, alpha, beta int32) int32 {
+	pos := s.pos
+	depth, ply := n.depth, n.ply
+	side := pos.SideToMove()
+	ml := &s.moves[ply]
 	origAlpha := alpha
 	best := board.NullMove
-	reduceLate := s.cfg.lmr && depth >= 3 && !inCheck
+	reduceLate := s.cfg.lmr && depth >= 3 && !n.inCheck
+	prune := !n.pv && !n.inCheck && s.futile(depth, alpha, n.eval)
+	quiets := 0
 	for i := 0; i < ml.Len; i++ {
 		m := s.pickMove(ply, ml, i)
 		quiet := !m.IsCapture() && !m.IsPromotion()
 		pos.MakeMove(m)
 		givesCheck := pos.InCheck()
+		if prune && i > 0 && quiet && !givesCheck {
+			pos.UnmakeMove()
+			continue
+		}
 		newDepth := depth - 1
 		if s.cfg.checkExt && givesCheck {
 			newDepth++
@@ -466,8 +498,9 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 			v = -s.negamax(newDepth, ply+1, -beta, -alpha, true)
 		} else {
 			fullSearch := true
-			if reduceLate && i >= lmrFirstMove && quiet && !givesCheck && s.scores[ply][i] < scoreKiller {
-				v = -s.negamax(newDepth-1, ply+1, -alpha-1, -alpha, true)
+			if reduceLate && i >= lmrFirstMove && quiet && !givesCheck && s.scores[ply][i] < scoreHash {
+				r := lmrReduction(depth, i, n.pv, s.scores[ply][i] >= scoreCounter)
+				v = -s.negamax(newDepth-r, ply+1, -alpha-1, -alpha, true)
 				fullSearch = v > alpha
 			}
 			if fullSearch {
@@ -493,11 +526,15 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 			s.pvLen[ply] = 1 + s.pvLen[ply+1]
 			if alpha >= beta {
 				if quiet {
-					s.rememberCutoff(ply, side, m, depth)
+					s.rememberCutoff(ply, side, m, depth, s.tried[ply][:quiets])
 				}
 				s.tt.store(key, m, scoreToTT(beta, s.ttPly(ply)), depth, ttLower)
 				return beta
 			}
+		}
+		if quiet && quiets < len(s.tried[ply]) {
+			s.tried[ply][quiets] = m
+			quiets++
 		}
 	}
 	if alpha > origAlpha {
@@ -562,6 +599,9 @@ func (s *searcher) quiescence(ply int, alpha, beta int32) int32 {
 	s.scoreMoves(ply, ml, board.NullMove)
 	for i := 0; i < ml.Len; i++ {
 		m := s.pickMove(ply, ml, i)
+		if s.qsSkip(m, stand, alpha) {
+			continue
+		}
 		pos.MakeMove(m)
 		v := -s.quiescence(ply+1, -beta, -alpha)
 		pos.UnmakeMove()
