@@ -60,10 +60,10 @@ func benchSearch(b *testing.B, fen string, depth int, opts map[string]string) {
 func BenchmarkSearchStart(b *testing.B)    { benchSearch(b, engines.StartFEN, 7, nil) }
 func BenchmarkSearchKiwipete(b *testing.B) { benchSearch(b, kiwipete, 6, nil) }
 func BenchmarkSearchStrongStart(b *testing.B) {
-	benchSearch(b, engines.StartFEN, 9, map[string]string{"preset": "strong"})
+	benchSearch(b, engines.StartFEN, 12, map[string]string{"preset": "strong"})
 }
 func BenchmarkSearchStrongKiwipete(b *testing.B) {
-	benchSearch(b, kiwipete, 7, map[string]string{"preset": "strong"})
+	benchSearch(b, kiwipete, 10, map[string]string{"preset": "strong"})
 }
 
 func BenchmarkEvaluate(b *testing.B) {

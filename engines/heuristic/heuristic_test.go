@@ -203,8 +203,31 @@ func TestTechniquesReduceNodes(t *testing.T) {
 	}
 	ratio := float64(off) / float64(on)
 	t.Logf("total depth %d: thesis %d nodes, strong %d nodes, %.1fx fewer", depth, off, on, ratio)
-	if ratio < 5 {
-		t.Errorf("all techniques on searched %d nodes vs %d off: only %.1fx fewer, want >= 5x", on, off, ratio)
+	if ratio < 30 {
+		t.Errorf("all techniques on searched %d nodes vs %d off: only %.1fx fewer, want >= 30x", on, off, ratio)
+	}
+}
+
+// TestEachTechniqueIsASwitch turns each technique off under preset=strong
+// and requires the fixed-depth search of the bench positions to change: a
+// switch that is not wired (or is shadowed by another) would leave the node
+// count as it is.
+func TestEachTechniqueIsASwitch(t *testing.T) {
+	nodes := func(opts map[string]string) int64 {
+		var n int64
+		for _, bp := range engines.BenchPositions[:6] {
+			n += search(t, newEngine(t, opts), bp.FEN, engines.Limits{Depth: 7}).Nodes
+		}
+		return n
+	}
+	strong := nodes(map[string]string{"preset": "strong"})
+	for _, opt := range []string{optPVS, optNullMove, optLMR, optAspiration, optKillers, optHistory, optCounter,
+		optCheckExt, optFutility, optRazoring, optIIR, optDelta} {
+		without := nodes(map[string]string{"preset": "strong", opt: "false"})
+		t.Logf("strong %d nodes, without %s %d", strong, opt, without)
+		if without == strong {
+			t.Errorf("%s=false under preset=strong searched the same %d nodes as strong", opt, strong)
+		}
 	}
 }
 
