@@ -31,11 +31,21 @@
 // is_game_over: fivefold and 75 moves instead of repetition in the search,
 // threefold and fifty moves). docs/heuristic.md lists every deviation.
 //
-// Options each switch on one seed-002 technique on top of that core (pvs,
-// null_move, lmr, aspiration, killers, history, check_extension, a
-// persistent hash table); preset=strong switches them all on. Presets are
-// layers under the options the user sets (see package engines), so this
-// package never sees them.
+// Options each switch on one technique of seed 002, done the way strong
+// engines do it, on top of that core (pvs, aspiration, null_move, lmr,
+// futility, razoring, iir, killers, history, countermove, check_extension,
+// delta_pruning, a persistent hash table); preset=strong switches them all
+// on. Presets are layers under the options the user sets (see package
+// engines), so this package never sees them.
+//
+// The techniques only ever add pruning, reductions, extensions or ordering
+// keys to the thesis core; with all of them off the search is the core's
+// node for node (the thesis preset's tests pin that). Margins and the
+// reduction table are the customary ones for a PeSTO-sized evaluation, not
+// tuned on this engine's games: they were kept where the fixed-depth node
+// count of the bench positions fell (docs/ablation.md), and what each buys
+// in Elo is for the ablation configs (configs/ablation) to say. The search
+// stays fail-hard, as the thesis's, so pruning returns the bound it proved.
 package heuristic
 
 import (
