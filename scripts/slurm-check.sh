@@ -16,8 +16,9 @@
 # container), the state and spool directories and the logs. slurmctld and
 # slurmd run in the foreground as children of this script on free ports, so
 # they touch no system Slurm or munge, and the EXIT trap cancels the jobs and
-# stops the daemons whether the check passes or fails. Debian's slurm-wlm,
-# munge and jq are installed with apt-get when missing. Must run as root:
+# stops the daemons whether the check passes or fails. Debian's Slurm daemons
+# and client (the parts of slurm-wlm this needs), munge and jq are installed
+# with apt-get when missing. Must run as root:
 # slurmd starts job steps as the submitting user and needs root to do so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,8 +38,9 @@ die() { say "FAIL: $*"; exit 1; }
 # A run inside a Slurm job or a Kubernetes indexed pod would otherwise shard the
 # single-process run and hand the array job the outer cluster's settings.
 unset SLURM_CONF JOB_COMPLETION_INDEX ARENA_SHARD_COUNT
-for v in $(compgen -e | grep '^SLURM_' || true); do unset "$v"; done
+for v in $(compgen -e | grep '^SLURM_' | grep -v '^SLURM_CHECK_' || true); do unset "$v"; done
 
+PATH=$PATH:/usr/sbin
 install_missing() {
 	local missing=()
 	for c in slurmctld:slurmctld slurmd:slurmd sbatch:slurm-client munged:munge jq:jq; do
@@ -48,10 +50,9 @@ install_missing() {
 	say "installing ${missing[*]} with apt-get"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
-	apt-get install -y -qq slurm-wlm munge jq >/dev/null
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 install_missing
-PATH=$PATH:/usr/sbin
 
 T=$(mktemp -d /tmp/slurm-check.XXXXXX)
 chmod 755 "$T" # munged wants its socket's directories searchable by everyone
@@ -208,9 +209,8 @@ start_slurm
 say "cluster up in $((SECONDS - START)) s"
 
 t=$SECONDS
-job=$(sbatch --parsable --array="0-$((SHARDS - 1))" --chdir="$T/out" \
-	--output="$T/log/arena-%A_%a.out" \
-	--export="ALL,ARENA=$ARENA,ARENA_CONFIG=$CONFIG,ARENA_OUT=$T/out" "$SBATCH_FILE")
+job=$(ARENA=$ARENA ARENA_CONFIG=$CONFIG ARENA_OUT=$T/out sbatch --parsable \
+	--array="0-$((SHARDS - 1))" --chdir="$T/out" --output="$T/log/arena-%A_%a.out" "$SBATCH_FILE")
 wait_job "$job"
 say "array job $job ($SHARDS tasks) finished in $((SECONDS - t)) s"
 for f in "$T"/log/arena-*.out; do tail -n 1 "$f"; done
