@@ -163,26 +163,34 @@ start_slurm() {
 	die "the node is not idle after 60 s (state: ${state:-none})"
 }
 
-# The per-game fields that must match: everything in games.jsonl except when a
-# game started, how long moves took and how much memory the engines used.
+# What must match, game by game and move by move: everything the run writes
+# except when games started, how long moves took and the engines' memory.
 games() {
 	jq -c 'del(.start, .duration_s) | .moves |= map(del(.time_s, .rss_mb, .peak_rss_mb))' "$1/games.jsonl" |
 		jq -s -c 'sort_by(.game)[]'
 }
+pgn() { # one line: wrapping depends on the length of the dropped comments
+	tr -s '\n' ' ' <"$1/games.pgn" | sed -E 's/\[(Date|GameStartTime|GameDuration) "[^"]*"\]//g
+		s/ [0-9.]+s n=/ n=/g; s/ mem=[0-9.]+MB//g'
+}
+moves_csv() { # PVs hold no commas
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) drop[i] = $i ~ /^(time_s|rss_mb|peak_rss_mb)$/ }
+		{ line = ""; for (i = 1; i <= NF; i++) if (!drop[i]) line = line $i ","; print line }' "$1/moves.csv"
+}
+totals() { jq -c '[.games_played, [.engines[] | {name, wins, draws, losses, points}]]' "$1/summary.json"; }
 
 compare() {
-	local single=$1 merged=$2 n
+	local single=$1 merged=$2 n f
 	n=$(games "$single" | wc -l)
 	[ "$n" -gt 0 ] || die "the single run played no games"
-	if ! diff <(games "$single") <(games "$merged") >"$T/log/games.diff"; then
-		head -c 2000 "$T/log/games.diff"
-		die "merged shards differ from the single run (diff in $T/log/games.diff)"
-	fi
-	local s m
-	s=$(jq -c '[.games_played, [.engines[] | {name, wins, draws, losses, points}]]' "$single/summary.json")
-	m=$(jq -c '[.games_played, [.engines[] | {name, wins, draws, losses, points}]]' "$merged/summary.json")
-	[ "$s" = "$m" ] || die "summaries differ: single $s, merged $m"
-	say "identical: $n games, move by move (moves, nodes, depth, scores, PVs, results); summaries $m"
+	for f in games pgn moves_csv totals; do
+		if ! diff <($f "$single") <($f "$merged") >"$T/log/$f.diff"; then
+			head -c 2000 "$T/log/$f.diff"
+			die "merged shards differ from the single run ($f; diff in $T/log/$f.diff)"
+		fi
+	done
+	say "identical: $n games (games.jsonl, games.pgn, moves.csv: moves, nodes, depth, scores, PVs, results)"
+	say "merged summary: $(totals "$merged")"
 }
 
 # sbatch --wait polls at growing intervals (up to ~15 s late here); squeue
@@ -213,7 +221,7 @@ job=$(ARENA=$ARENA ARENA_CONFIG=$CONFIG ARENA_OUT=$T/out sbatch --parsable \
 	--array="0-$((SHARDS - 1))" --chdir="$T/out" --output="$T/log/arena-%A_%a.out" "$SBATCH_FILE")
 wait_job "$job"
 say "array job $job ($SHARDS tasks) finished in $((SECONDS - t)) s"
-for f in "$T"/log/arena-*.out; do tail -n 1 "$f"; done
+grep -h -E '^(Shard|Speed):' "$T"/log/arena-*.out
 
 t=$SECONDS
 "$ARENA" merge "$T/merged" "$T"/out/shard-* >"$T/log/merge.out" 2>&1 || {
