@@ -29,7 +29,12 @@ SHARDS=${SHARDS:-4}
 SBATCH_FILE=$ROOT/configs/deploy/slurm/arena-array.sbatch
 
 say() { printf '[slurm-check %(%H:%M:%S)T] %s\n' -1 "$*"; }
-die() { say "FAIL: $*"; exit 1; }
+# The last line is the plain "N passed, N failed" a CI log reader looks for.
+die() {
+	say "FAIL: $*"
+	echo "slurm-check: 0 passed, 1 failed"
+	exit 1
+}
 
 [ "$(id -u)" = 0 ] || die "must run as root (slurmd starts job steps as the submitting user)"
 [ -x "$ARENA" ] || die "$ARENA is not an executable (make build)"
@@ -240,3 +245,4 @@ say "single-process run in $((SECONDS - t)) s"
 compare "$T/single" "$T/merged"
 OK=1
 say "PASS in $((SECONDS - START)) s"
+echo "slurm-check: 1 passed, 0 failed"
