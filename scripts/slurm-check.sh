@@ -112,11 +112,10 @@ start_munge() {
 }
 
 write_conf() {
-	local host port cpus mem
+	local host port cpus
 	host=$(hostname -s)
 	port=$(free_port 16817)
 	cpus=$(nproc)
-	mem=$(awk '/MemTotal/ {print int($2 / 1024)}' /proc/meminfo)
 	: >"$T/etc/plugstack.conf"
 	cat >"$T/etc/slurm.conf" <<EOF
 ClusterName=arenacheck
@@ -146,7 +145,7 @@ SchedulerType=sched/builtin
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 ReturnToService=2
-NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
 PartitionName=check Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
 	export SLURM_CONF=$T/etc/slurm.conf
