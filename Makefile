@@ -65,7 +65,7 @@ fmt:
 clean:
 	rm -rf bin
 
-# slurm-check: a single-node Slurm cluster on this machine (apt-get installs slurm-wlm,
+# slurm-check: a single-node Slurm cluster on this machine (apt-get installs Slurm,
 # munge and jq if missing; needs root) plays configs/deploy/check.yaml as an array job;
 # the merged shards must equal a single-process run game by game (docs/cluster.md).
 .PHONY: slurm-check
