@@ -65,6 +65,13 @@ fmt:
 clean:
 	rm -rf bin
 
+# slurm-check: a single-node Slurm cluster on this machine (apt-get installs Slurm,
+# munge and jq if missing; needs root) plays configs/deploy/check.yaml as an array job;
+# the merged shards must equal a single-process run game by game (docs/cluster.md).
+.PHONY: slurm-check
+slurm-check: build
+	scripts/slurm-check.sh
+
 CHROMIUM ?= $(shell command -v chromium 2>/dev/null || command -v chromium-browser 2>/dev/null)
 REPORT_CHECK ?= /tmp/arena-report-check
 REPORT_RUNS ?= arena/report/testdata/runs/sweep arena/report/testdata/runs/roundrobin-depth
