@@ -15,7 +15,7 @@ test:
 # Fuzz targets (docs/fuzzing.md): package:function. `make fuzz` runs each for FUZZTIME
 # with FUZZ_WORKERS processes; `make fuzz-short` (part of `make test`) a few seconds each.
 # Crashers are written to the package's testdata/fuzz/ and then run by every `go test`.
-FUZZ_TARGETS := ./arena:FuzzParseConfig ./engines/board:FuzzParseFEN ./engines/board:FuzzReadEPD \
+FUZZ_TARGETS := ./arena/config:FuzzParseConfig ./engines/board:FuzzParseFEN ./engines/board:FuzzReadEPD \
 	./tracker:FuzzReadPGN ./engines/uci:FuzzParseLine ./engines/nn:FuzzReadSafetensors ./engines/nn:FuzzReadPyTorch
 FUZZTIME ?= 10m
 FUZZ_SHORT ?= 3s

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"arena/arena/config"
 	"arena/tracker"
 )
 
@@ -16,7 +17,7 @@ import (
 // bounded median sketches), so a run of a million games summarizes in the
 // memory of a few thousand.
 type summaryBuilder struct {
-	cfg       *Config
+	cfg       *config.Config
 	s         Summary // the fields that do not depend on the games, and the games' lines
 	index     map[string]int
 	acc       []engineAcc
@@ -48,12 +49,12 @@ type runInfo struct {
 	warnings   []string
 }
 
-func newSummaryBuilder(cfg *Config, ri runInfo) *summaryBuilder {
+func newSummaryBuilder(cfg *config.Config, ri runInfo) *summaryBuilder {
 	s := Summary{
 		Name:         cfg.Name,
 		RunDir:       ri.dir,
 		Started:      ri.started,
-		Format:       cfg.format(),
+		Format:       cfg.ResolvedFormat(),
 		GamePairs:    cfg.Pairs,
 		GamesPlanned: ri.planned,
 		MaxMoves:     cfg.MaxMoves,

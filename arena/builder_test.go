@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"arena/arena/config"
 )
 
 func TestMedianSketch(t *testing.T) {
@@ -82,7 +84,7 @@ func TestLimitsAndRunKinds(t *testing.T) {
 		{"concurrency: 5000\n", "more than the limit of 1024"},
 	} {
 		text := c.text + "limits: {depth: 1}\nengines: [{name: A, engine: random}, {name: B, engine: random}, {name: C, engine: random}]\n"
-		if _, err := Parse("x.yaml", []byte(text)); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := config.Parse("x.yaml", []byte(text)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want %q", c.text, err, c.want)
 		}
 	}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/notnil/chess"
 
+	"arena/arena/config"
+	"arena/arena/openings"
 	"arena/engines"
 	"arena/engines/uci"
 	"arena/tracker"
@@ -19,15 +21,15 @@ type gameSpec struct {
 	Number       int // 1-based
 	White, Black int // indices into Config.Engines
 	Pair         int // 1-based game pair of the schedule; 0: the game has no partner
-	Opening      *Opening
+	Opening      *openings.Opening
 }
 
 var sideNames = [2]string{"White", "Black"}
 
 // game is the state of a game in progress.
 type game struct {
-	cfg     *Config
-	eng     [2]EngineConfig
+	cfg     *config.Config
+	eng     [2]config.EngineConfig
 	players [2]*player
 	pos     *chess.Position
 	fen     string // start FEN given to the engines
@@ -44,7 +46,7 @@ type game struct {
 func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply int)) (*GameRecord, error) {
 	g := &game{
 		cfg:  r.cfg,
-		eng:  [2]EngineConfig{r.cfg.Engines[spec.White], r.cfg.Engines[spec.Black]},
+		eng:  [2]config.EngineConfig{r.cfg.Engines[spec.White], r.cfg.Engines[spec.Black]},
 		reps: map[string]int{},
 		rec: &GameRecord{
 			Game:  spec.Number,
@@ -132,7 +134,7 @@ func (g *game) over() bool {
 
 // repetitions is how often a position must occur to end the game.
 func (g *game) repetitions() int {
-	if g.cfg.GameEnd == GameEndFivefold {
+	if g.cfg.GameEnd == config.GameEndFivefold {
 		return 5
 	}
 	return 3
@@ -141,7 +143,7 @@ func (g *game) repetitions() int {
 // moveRule is the number of moves without a capture or pawn move that ends
 // the game.
 func (g *game) moveRule() int {
-	if g.cfg.GameEnd == GameEndFivefold {
+	if g.cfg.GameEnd == config.GameEndFivefold {
 		return 75
 	}
 	return 50

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"arena/arena/config"
 	_ "arena/engines/heuristic" // the built-in engines the configs name
 	_ "arena/engines/neural"
 	"arena/engines/uci"
@@ -58,15 +59,23 @@ func needStockfish(t testing.TB) {
 }
 
 // writeConfig writes a config file into a test directory and loads it.
-func writeConfig(t testing.TB, text string) *Config {
+func writeConfig(t testing.TB, text string) *config.Config {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "match.yaml")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := Load(path)
+	cfg, err := config.Load(path)
 	if err != nil {
 		t.Fatalf("load config: %v\n%s", err, text)
 	}
 	return cfg
 }
+
+// twoEngines is the engines: section of a minimal two-engine config.
+const twoEngines = `engines:
+  - name: A
+    engine: heuristic
+  - name: B
+    command: stockfish
+`

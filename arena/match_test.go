@@ -16,6 +16,7 @@ import (
 
 	"github.com/notnil/chess"
 
+	"arena/arena/config"
 	"arena/tracker"
 )
 
@@ -198,7 +199,7 @@ judge: {depth: %d}
 	if want := 1 + records[0].Plies + records[1].Plies; len(rows) != want || strings.Join(rows[0], ",") != strings.Join(csvHeader, ",") {
 		t.Errorf("moves.csv: %d rows, want %d with the header first", len(rows), want)
 	}
-	if _, err := Load(filepath.Join(dir, ConfigFile)); err != nil {
+	if _, err := config.Load(filepath.Join(dir, ConfigFile)); err != nil {
 		t.Errorf("config.yaml: %v", err)
 	}
 	md, err := os.ReadFile(filepath.Join(dir, SummaryMD))

@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"arena/arena/config"
+	"arena/arena/openings"
 )
 
 // Merge joins the directories of the shards of one run (arena run --shard
@@ -62,8 +65,8 @@ func Merge(out string, dirs []string, stdout io.Writer) (*Summary, error) {
 
 // checkShards reads every shard's summary and config and checks that they
 // are the N shards of one config.
-func checkShards(dirs []string) (*Config, []*Summary, error) {
-	var cfg *Config
+func checkShards(dirs []string) (*config.Config, []*Summary, error) {
+	var cfg *config.Config
 	var hash string
 	bySlot := map[int]string{}
 	var shards []*Summary
@@ -78,7 +81,7 @@ func checkShards(dirs []string) (*Config, []*Summary, error) {
 		if s.Shard == nil {
 			return nil, nil, fmt.Errorf("%s is a whole run, not a shard (shards are made with arena run CONFIG --shard I/N)", d)
 		}
-		c, err := Load(filepath.Join(d, ConfigFile))
+		c, err := config.Load(filepath.Join(d, ConfigFile))
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w", err)
 		}
@@ -115,7 +118,7 @@ func checkShards(dirs []string) (*Config, []*Summary, error) {
 }
 
 // writeMerged writes the merged run into out.
-func writeMerged(out string, cfg *Config, shards []*Summary, idx logIndex, stdout io.Writer) (*Summary, error) {
+func writeMerged(out string, cfg *config.Config, shards []*Summary, idx logIndex, stdout io.Writer) (*Summary, error) {
 	for _, s := range shards {
 		if same, _ := sameDir(out, s.RunDir); same {
 			return nil, fmt.Errorf("the output %s is one of the shards; give a new directory", out)
@@ -126,9 +129,9 @@ func writeMerged(out string, cfg *Config, shards []*Summary, idx logIndex, stdou
 		return nil, fmt.Errorf("%w", err)
 	}
 	defer lock.unlock()
-	var openings []Opening
+	var book []openings.Opening
 	if cfg.Openings != nil {
-		if openings, err = LoadOpenings(*cfg.Openings); err != nil {
+		if book, err = openings.Load(*cfg.Openings); err != nil {
 			return nil, err
 		}
 	}
@@ -150,7 +153,7 @@ func writeMerged(out string, cfg *Config, shards []*Summary, idx logIndex, stdou
 		return nil, err
 	}
 	defer o.close()
-	it := newSchedule(cfg, openings, Shard{})
+	it := newSchedule(cfg, book, Shard{})
 	for spec, ok := it.next(); ok && !b.decided(); spec, ok = it.next() {
 		g, err := idx[spec.Number].read()
 		if err != nil {

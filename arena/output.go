@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"arena/arena/config"
 	"arena/internal/atomicfile"
 )
 
@@ -40,7 +41,7 @@ var csvHeader = []string{
 // a previous run was killed disappears from every file at once.
 type outputs struct {
 	dir   string
-	cfg   *Config
+	cfg   *config.Config
 	json  *os.File // read and appended: pending games are read back from it
 	pgn   *os.File // nil unless pgn: all
 	csv   *os.File
@@ -53,7 +54,7 @@ type outputs struct {
 // rebuildSuffix marks the files of outputs before install.
 const rebuildSuffix = ".rebuild"
 
-func createOutputs(dir string, cfg *Config) (*outputs, error) {
+func createOutputs(dir string, cfg *config.Config) (*outputs, error) {
 	o := &outputs{dir: dir, cfg: cfg, tmp: map[*os.File]string{}}
 	for _, f := range []struct {
 		name string

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"arena/arena/config"
 )
 
 // pgnLineWidth is where movetext lines are wrapped (PGN export format asks
@@ -19,7 +21,7 @@ const pgnLineWidth = 79
 // depth, wall time, nodes, the engine process's peak RSS, the judge's
 // centipawn loss); and the
 // reason the game ended as a comment before the result.
-func WritePGN(w io.Writer, cfg *Config, g *GameRecord) error {
+func WritePGN(w io.Writer, cfg *config.Config, g *GameRecord) error {
 	var b strings.Builder
 	tag := func(k, v string) { fmt.Fprintf(&b, "[%s \"%s\"]\n", k, tagValue(v)) }
 	tag("Event", cfg.Name)
@@ -112,7 +114,7 @@ func moveComment(m MoveRecord) string {
 }
 
 // engineLimits returns the limits of the engine with the given name.
-func engineLimits(cfg *Config, name string) Limits {
+func engineLimits(cfg *config.Config, name string) config.Limits {
 	for _, e := range cfg.Engines {
 		if e.Name == name {
 			return e.Limits
@@ -124,12 +126,12 @@ func engineLimits(cfg *Config, name string) Limits {
 // pgnTimeControl renders limits as a TimeControl tag: the clock
 // ("40/60+0.6"), "N/move" for a fixed time per move as cutechess writes it,
 // or "-" when only nodes or depth bound the engine.
-func pgnTimeControl(l Limits) string {
+func pgnTimeControl(l config.Limits) string {
 	switch {
 	case l.TC != nil:
 		return l.TC.String()
 	case l.MoveTime > 0:
-		return fmtSeconds(l.MoveTime.D()) + "/move"
+		return strconv.FormatFloat(l.MoveTime.D().Seconds(), 'f', -1, 64) + "/move"
 	}
 	return "-"
 }

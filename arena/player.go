@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"arena/arena/config"
 	"arena/engines"
 	"arena/engines/uci"
 )
@@ -19,7 +20,7 @@ import (
 // path therefore measures all of them the same way (RAM is the engine
 // process's own), and a crashing engine cannot take the arena down.
 type player struct {
-	cfg    EngineConfig
+	cfg    config.EngineConfig
 	client *uci.Client
 	id     string // the engine's UCI "id name", once started
 	// infoDropped and firstDropped add up the info values the clients of
@@ -32,7 +33,7 @@ type player struct {
 // watchdog (which stops a search running past its time budget) is set
 // beyond the time margin, so that the arena's deadline, not the client,
 // decides when a move is late.
-func clientConfig(e EngineConfig, arenaBinary string, margin time.Duration) uci.ClientConfig {
+func clientConfig(e config.EngineConfig, arenaBinary string, margin time.Duration) uci.ClientConfig {
 	watchdog := margin + time.Second
 	if !e.Builtin() {
 		return uci.ClientConfig{Command: e.Command, Args: e.Args, Options: e.Options, SearchMargin: watchdog}

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"arena/arena/config"
+	"arena/arena/openings"
 	"arena/tracker"
 )
 
@@ -27,19 +29,19 @@ import (
 
 // runner plays games with one set of engine processes (one worker's).
 type runner struct {
-	cfg     *Config
+	cfg     *config.Config
 	binary  string
 	players []*player
 }
 
 // match is a run in progress.
 type match struct {
-	cfg      *Config
+	cfg      *config.Config
 	opt      Options
 	stdout   io.Writer
 	shard    Shard
 	n        int // concurrency
-	openings []Opening
+	openings []openings.Opening
 	total    int // games of the whole schedule
 	planned  int // games of this run's shard
 	warnings []string
@@ -85,14 +87,14 @@ const maxJudgeWorkers = 256
 
 // newMatch loads the openings and starts the judge and every worker's
 // engines, so that a wrong command or option is reported at once.
-func newMatch(ctx context.Context, cfg *Config, opt Options) (_ *match, err error) {
+func newMatch(ctx context.Context, cfg *config.Config, opt Options) (_ *match, err error) {
 	m := &match{cfg: cfg, opt: opt, stdout: opt.Stdout, shard: opt.Shard, n: max(cfg.Concurrency, 1),
 		ids: map[string]string{}, began: time.Now(), cpu0: processCPU()}
 	if m.stdout == nil {
 		m.stdout = io.Discard
 	}
 	if cfg.Openings != nil {
-		if m.openings, err = LoadOpenings(*cfg.Openings); err != nil {
+		if m.openings, err = openings.Load(*cfg.Openings); err != nil {
 			return nil, err
 		}
 	}

@@ -7,12 +7,13 @@ import (
 	"strings"
 	"time"
 
+	"arena/arena/config"
 	"arena/engines"
 )
 
 // writeMatchConfig prints the thesis's MATCH CONFIGURATION block, extended
 // with what our runs add (openings, margins, judge timing, output).
-func writeMatchConfig(w io.Writer, cfg *Config, date time.Time, games int, dir string) {
+func writeMatchConfig(w io.Writer, cfg *config.Config, date time.Time, games int, dir string) {
 	fmt.Fprintln(w, "=== MATCH CONFIGURATION ===")
 	fmt.Fprintf(w, "Date: %s\n", date.Local().Format("2006-01-02 15:04:05"))
 	for i, e := range cfg.Engines {
@@ -26,7 +27,7 @@ func writeMatchConfig(w io.Writer, cfg *Config, date time.Time, games int, dir s
 	} else {
 		fmt.Fprintln(w, "Max Moves: none")
 	}
-	if cfg.GameEnd == GameEndFivefold {
+	if cfg.GameEnd == config.GameEndFivefold {
 		fmt.Fprintln(w, "Game End: fivefold (no draw claimed: played on to fivefold repetition and 75 moves)")
 	}
 	fmt.Fprintf(w, "Openings: %s\n", openingsLine(cfg))
@@ -52,20 +53,20 @@ func writeMatchConfig(w io.Writer, cfg *Config, date time.Time, games int, dir s
 }
 
 // formatLine describes the tournament format and its pairings.
-func formatLine(cfg *Config) string {
-	f := cfg.format()
-	n := len(pairings(cfg))
+func formatLine(cfg *config.Config) string {
+	f := cfg.ResolvedFormat()
+	n := len(cfg.Pairings())
 	switch f {
-	case FormatMatch:
+	case config.FormatMatch:
 		return fmt.Sprintf("match (%d games)", cfg.Games)
-	case FormatGauntlet:
+	case config.FormatGauntlet:
 		return fmt.Sprintf("gauntlet: %s against each of the %d others, %d games per pairing", cfg.Engines[0].Name, n, cfg.Games)
 	}
 	return fmt.Sprintf("round-robin: %d engines, %d pairings, %d games per pairing", len(cfg.Engines), n, cfg.Games)
 }
 
 // openingsLine describes the book and how it is used.
-func openingsLine(cfg *Config) string {
+func openingsLine(cfg *config.Config) string {
 	pairs := "game pairs: each opening played with both colours"
 	if !cfg.Pairs {
 		pairs = "one opening per game, colours alternating"
@@ -90,7 +91,7 @@ func openingsLine(cfg *Config) string {
 // engineDescription names what runs behind an engine entry and the options
 // the user set (a preset counts as one; what it switches on is in
 // `arena engines`).
-func engineDescription(e EngineConfig) string {
+func engineDescription(e config.EngineConfig) string {
 	desc := "uci: " + strings.Join(append([]string{e.Command}, e.Args...), " ")
 	if e.Builtin() {
 		desc = "built-in " + e.Engine
@@ -111,7 +112,7 @@ func engineDescription(e EngineConfig) string {
 
 // timeLimitLine describes the limits: one line when every engine has the
 // same, else per engine.
-func timeLimitLine(cfg *Config) string {
+func timeLimitLine(cfg *config.Config) string {
 	same := true
 	for _, e := range cfg.Engines[1:] {
 		if e.Limits.String() != cfg.Engines[0].Limits.String() {
@@ -139,7 +140,7 @@ func timeLimitLine(cfg *Config) string {
 
 // modelFiles lists the built-in engines' model files: string options whose
 // name mentions a model or weights.
-func modelFiles(cfg *Config) []string {
+func modelFiles(cfg *config.Config) []string {
 	var out []string
 	for _, e := range cfg.Engines {
 		if !e.Builtin() {

@@ -1,3 +1,8 @@
+// Package arena plays matches between chess engines described by a YAML file,
+// measures every move (wall time, nodes, depth, the engine process's RAM and,
+// through the tracker's Stockfish judge, centipawn loss and accuracy) and
+// writes PGN, per-move CSV, JSON and Markdown summaries that survive an
+// interrupted run.
 package arena
 
 import (
@@ -12,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"arena/arena/config"
 	"arena/internal/atomicfile"
 )
 
@@ -53,7 +59,7 @@ func (e *InterruptedError) Error() string {
 // Run plays the match cfg describes and writes its results into a new run
 // directory. It returns the summary of the finished games; on cancellation
 // of ctx it stops the engines and returns an *InterruptedError.
-func Run(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
+func Run(ctx context.Context, cfg *config.Config, opt Options) (*Summary, error) {
 	if cfg.Sweep != nil {
 		return nil, fmt.Errorf("%s has a sweep: of %d settings; run it with RunSweep", cfg.File, len(cfg.Sweep.Configs))
 	}
@@ -85,7 +91,7 @@ func checkFreshDir(dir string) error {
 // claimRunDir makes the run directory (opt.OutDir, or a new
 // output.dir/NAME-TIMESTAMP), locks it, checks under the lock that no other
 // run got there first, and writes the resolved config into it.
-func claimRunDir(cfg *Config, opt Options, stdout io.Writer) (string, *dirLock, error) {
+func claimRunDir(cfg *config.Config, opt Options, stdout io.Writer) (string, *dirLock, error) {
 	dir := opt.OutDir
 	if dir == "" {
 		var err error
@@ -117,7 +123,7 @@ func claimRunDir(cfg *Config, opt Options, stdout io.Writer) (string, *dirLock, 
 // ConfigHash identifies a resolved config: the SHA-256 of its config.yaml
 // without the keys that do not change the games (concurrency, output
 // directory). Shards of one run share it.
-func ConfigHash(cfg *Config) (string, error) {
+func ConfigHash(cfg *config.Config) (string, error) {
 	c := *cfg
 	c.Concurrency = 0
 	c.Output.Dir = ""
@@ -153,7 +159,7 @@ func Resume(ctx context.Context, dir string, opt Options) (*Summary, error) {
 		lock.unlock()
 		return nil, fmt.Errorf("resume %s: %w", dir, err)
 	}
-	cfg, err := Load(path)
+	cfg, err := config.Load(path)
 	if err != nil {
 		return fail(err)
 	}
@@ -211,7 +217,7 @@ func shardGames(total int, s Shard) int {
 // dir. dir and lock are those of a resumed run; a new run's directory is
 // created once the engines and the judge have started, so that a run that
 // cannot start leaves nothing behind.
-func run(ctx context.Context, cfg *Config, dir string, lock *dirLock, opt Options) (sum *Summary, err error) {
+func run(ctx context.Context, cfg *config.Config, dir string, lock *dirLock, opt Options) (sum *Summary, err error) {
 	defer func() { lock.unlock() }()
 	m, err := newMatch(ctx, cfg, opt)
 	if err != nil {

@@ -5,6 +5,9 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+
+	"arena/arena/config"
+	"arena/arena/openings"
 )
 
 // The schedule is generated lazily, one game at a time, so that its size
@@ -54,9 +57,9 @@ func (s *openingSeq) at(i int) int {
 // a shard, only the shard's games are yielded (numbered as in the whole
 // schedule).
 type scheduleIter struct {
-	cfg      *Config
+	cfg      *config.Config
 	ps       [][2]int
-	openings []Opening
+	openings []openings.Opening
 	seq      *openingSeq
 	shard    Shard
 	k, p, i  int // block of two games per pairing, pairing, game of the pairing
@@ -64,16 +67,16 @@ type scheduleIter struct {
 	pair     int
 }
 
-func newSchedule(cfg *Config, openings []Opening, shard Shard) *scheduleIter {
-	s := &scheduleIter{cfg: cfg, ps: pairings(cfg), openings: openings, shard: shard}
-	if len(openings) > 0 {
-		s.seq = newOpeningSeq(len(openings), cfg.Openings.Order, cfg.Openings.Start, cfg.Seed)
+func newSchedule(cfg *config.Config, book []openings.Opening, shard Shard) *scheduleIter {
+	s := &scheduleIter{cfg: cfg, ps: cfg.Pairings(), openings: book, shard: shard}
+	if len(book) > 0 {
+		s.seq = newOpeningSeq(len(book), cfg.Openings.Order, cfg.Openings.Start, cfg.Seed)
 	}
 	return s
 }
 
 // totalGames is the number of games the config schedules (all shards).
-func totalGames(cfg *Config) int { return cfg.Games * len(pairings(cfg)) }
+func totalGames(cfg *config.Config) int { return cfg.Games * len(cfg.Pairings()) }
 
 // next returns the next game of the schedule (of the shard), false at the end.
 func (s *scheduleIter) next() (gameSpec, bool) {

@@ -3,12 +3,15 @@ package arena
 import (
 	"reflect"
 	"testing"
+
+	"arena/arena/config"
+	"arena/arena/openings"
 )
 
 // schedule lists every game of the whole schedule.
-func schedule(cfg *Config, openings []Opening) []gameSpec {
+func schedule(cfg *config.Config, book []openings.Opening) []gameSpec {
 	var games []gameSpec
-	it := newSchedule(cfg, openings, Shard{})
+	it := newSchedule(cfg, book, Shard{})
 	for g, ok := it.next(); ok; g, ok = it.next() {
 		games = append(games, g)
 	}
@@ -18,9 +21,9 @@ func schedule(cfg *Config, openings []Opening) []gameSpec {
 // Shards partition the schedule: every game in exactly one shard, each
 // game the same as in the whole schedule.
 func TestShardsPartitionSchedule(t *testing.T) {
-	ops := []Opening{{FEN: "a"}, {FEN: "b"}, {FEN: "c"}}
-	cfg := &Config{Games: 7, Seed: 3, Pairs: true, Openings: &OpeningsConfig{Order: "random", Start: 1},
-		Engines: []EngineConfig{{Name: "A"}, {Name: "B"}, {Name: "C"}}}
+	ops := []openings.Opening{{FEN: "a"}, {FEN: "b"}, {FEN: "c"}}
+	cfg := &config.Config{Games: 7, Seed: 3, Pairs: true, Openings: &openings.Config{Order: "random", Start: 1},
+		Engines: []config.EngineConfig{{Name: "A"}, {Name: "B"}, {Name: "C"}}}
 	all := schedule(cfg, ops)
 	if len(all) != totalGames(cfg) {
 		t.Fatalf("%d games, totalGames says %d", len(all), totalGames(cfg))
@@ -73,5 +76,31 @@ func TestShardParsingAndEnv(t *testing.T) {
 		if s != c.want || ok != c.ok || (err != nil) != c.err {
 			t.Errorf("ShardFromEnv(%v) = %v, %v, %v; want %v, %v, error %v", c.env, s, ok, err, c.want, c.ok, c.err)
 		}
+	}
+}
+
+// openingOrder returns the opening index of each of count uses of a book
+// of n openings: the book's order from opening start (1-based), wrapping
+// around, or with order random a seeded shuffle, reshuffled each time the
+// book is used up, read from position start of that sequence.
+func openingOrder(n, count int, order string, start int, seed int64) []int {
+	seq := newOpeningSeq(n, order, start, seed)
+	idx := make([]int, count)
+	for i := range idx {
+		idx[i] = seq.at(i)
+	}
+	return idx
+}
+
+// A sweep setting's value is a number for plots: plain numbers as they are,
+// durations in seconds, time controls not at all.
+func TestSweepX(t *testing.T) {
+	for v, want := range map[string]float64{"0.5": 0.5, "2s": 2, "1m": 60, "8": 8} {
+		if x := sweepX(v); x == nil || *x != want {
+			t.Errorf("sweepX(%q) = %v, want %v", v, x, want)
+		}
+	}
+	if x := sweepX("40/60+1"); x != nil {
+		t.Errorf("sweepX of a time control = %v, want nil", *x)
 	}
 }

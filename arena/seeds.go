@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"arena/arena/config"
 	"arena/engines"
 )
 
@@ -41,7 +42,7 @@ func splitmix(x uint64) uint64 {
 
 // seeded reports whether engine e gets a seed per game: a built-in
 // engine with a seed option.
-func seeded(e EngineConfig) bool {
+func seeded(e config.EngineConfig) bool {
 	if !e.Builtin() {
 		return false
 	}
@@ -77,15 +78,15 @@ func (m *match) seedPlayers(ctx context.Context, r *runner, spec gameSpec) {
 // the same position: its limits do not depend on the clock and it has no
 // seed that varies per game (external engines are assumed deterministic
 // under node and depth limits, as Stockfish with one thread is).
-func deterministic(e EngineConfig) bool {
+func deterministic(e config.EngineConfig) bool {
 	return e.Limits.MoveTime == 0 && e.Limits.TC == nil && !seeded(e)
 }
 
 // repeatWarnings warns when games can repeat: two deterministic engines
 // meet more than once from the same start position with the same colours.
-func repeatWarnings(cfg *Config, openings int) []string {
+func repeatWarnings(cfg *config.Config, openings int) []string {
 	var pairs []string
-	for _, p := range pairings(cfg) {
+	for _, p := range cfg.Pairings() {
 		a, b := cfg.Engines[p[0]], cfg.Engines[p[1]]
 		if deterministic(a) && deterministic(b) {
 			pairs = append(pairs, a.Name+" vs "+b.Name)

@@ -18,6 +18,7 @@ import (
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 
+	"arena/arena/config"
 	"arena/internal/atomicfile"
 	"arena/tracker"
 )
@@ -211,7 +212,7 @@ func arenaVersion() string {
 func ptr[T any](v T) *T { return &v }
 
 // writeSummaryFiles replaces dir's summary.json and summary.md.
-func writeSummaryFiles(dir string, cfg *Config, s *Summary) error {
+func writeSummaryFiles(dir string, cfg *config.Config, s *Summary) error {
 	js, err := s.JSON()
 	if err != nil {
 		return err
@@ -445,7 +446,7 @@ func writeMarkdownRow(b *bytes.Buffer, cells []string) {
 
 // Markdown returns summary.md: the configuration, the results table, the
 // pairings' Elo and one line per game.
-func (s *Summary) Markdown(cfg *Config) ([]byte, error) {
+func (s *Summary) Markdown(cfg *config.Config) ([]byte, error) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# %s\n\n", s.Name)
 	fmt.Fprintf(&b, "```\n")

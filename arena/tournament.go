@@ -4,43 +4,9 @@ import (
 	"fmt"
 	"math"
 
+	"arena/arena/config"
 	"arena/tracker"
 )
-
-// pairings lists the pairings of engines (indices, the lower first) that the
-// format plays: every pair of engines for a match or round robin, engines[0]
-// with each of the others for a gauntlet.
-func pairings(cfg *Config) [][2]int {
-	var ps [][2]int
-	for a := range cfg.Engines {
-		if cfg.Format == FormatGauntlet && a > 0 {
-			break
-		}
-		for b := a + 1; b < len(cfg.Engines); b++ {
-			ps = append(ps, [2]int{a, b})
-		}
-	}
-	return ps
-}
-
-// format is cfg.Format, or its default for a config built in code.
-func (c *Config) format() string {
-	switch {
-	case c.Format != "":
-		return c.Format
-	case len(c.Engines) == 2:
-		return FormatMatch
-	}
-	return FormatRoundRobin
-}
-
-// anchor is cfg.Anchor, or its default (the first engine).
-func (c *Config) anchor() string {
-	if c.Anchor == "" && len(c.Engines) > 0 {
-		return c.Engines[0].Name
-	}
-	return c.Anchor
-}
 
 // score is the named engine's points in the game: 1, 0.5 or 0.
 func (g *GameRecord) score(name string) float64 {
@@ -87,14 +53,14 @@ func (c *CrossCell) String() string {
 
 // crosstable builds the crosstable from the W-D-L of each pairing (a < b,
 // from a's side).
-func crosstable(cfg *Config, wdl map[[2]int]*[3]int) *Crosstable {
+func crosstable(cfg *config.Config, wdl map[[2]int]*[3]int) *Crosstable {
 	n := len(cfg.Engines)
 	ct := &Crosstable{Engines: make([]string, n), Rows: make([]CrosstableRow, n)}
 	for i, e := range cfg.Engines {
 		ct.Engines[i] = e.Name
 		ct.Rows[i] = CrosstableRow{Engine: e.Name, Cells: make([]*CrossCell, n)}
 	}
-	for _, p := range pairings(cfg) {
+	for _, p := range cfg.Pairings() {
 		r := wdl[p]
 		if r == nil {
 			r = &[3]int{}
@@ -120,13 +86,13 @@ func newCell(w, d, l int) *CrossCell {
 
 // fitRatings fits the engines' ratings to every game (tracker.FitRatings),
 // the anchor at 0. It returns nil before the first game.
-func fitRatings(cfg *Config, wdl map[[2]int]*[3]int) (*tracker.Ratings, error) {
+func fitRatings(cfg *config.Config, wdl map[[2]int]*[3]int) (*tracker.Ratings, error) {
 	names := make([]string, len(cfg.Engines))
 	for i, e := range cfg.Engines {
 		names[i] = e.Name
 	}
 	var records []tracker.PairRecord
-	for _, p := range pairings(cfg) {
+	for _, p := range cfg.Pairings() {
 		if r := wdl[p]; r != nil {
 			records = append(records, tracker.PairRecord{A: names[p[0]], B: names[p[1]], Wins: r[0], Draws: r[1], Losses: r[2]})
 		}
@@ -134,7 +100,7 @@ func fitRatings(cfg *Config, wdl map[[2]int]*[3]int) (*tracker.Ratings, error) {
 	if len(records) == 0 {
 		return nil, nil
 	}
-	r, err := tracker.FitRatings(names, records, cfg.anchor())
+	r, err := tracker.FitRatings(names, records, cfg.ResolvedAnchor())
 	if err != nil {
 		return nil, err
 	}
@@ -176,13 +142,13 @@ func fmtLLR(p *float64) string {
 // of the complete game pairs when games are played in pairs, else from
 // W-D-L. It keeps counts only (and the first score of each open pair).
 type sprtState struct {
-	cfg                 *Config
+	cfg                 *config.Config
 	wins, draws, losses int
 	penta               tracker.Penta
 	open                map[int]float64 // first game of each pair not yet complete
 }
 
-func newSPRTState(cfg *Config) *sprtState {
+func newSPRTState(cfg *config.Config) *sprtState {
 	if cfg.SPRT == nil {
 		return nil
 	}

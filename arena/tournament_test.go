@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"arena/arena/config"
+	"arena/arena/openings"
 	"arena/tracker"
 )
 
@@ -43,7 +45,7 @@ openings: {file: %q}
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
-	if sum.Format != FormatRoundRobin || sum.GamesPlayed != 6 {
+	if sum.Format != config.FormatRoundRobin || sum.GamesPlayed != 6 {
 		t.Fatalf("format %q, %d games; want round-robin, 6", sum.Format, sum.GamesPlayed)
 	}
 	for _, want := range []string{"Format: round-robin: 3 engines, 3 pairings, 2 games per pairing", "Crosstable (", "Ratings (maximum likelihood over all games, D2 = 0",
@@ -141,7 +143,7 @@ openings: {file: %q, start: 3}
 	if want := "A-B/1 B-A/1 A-C/2 C-A/2"; strings.Join(got, " ") != want {
 		t.Errorf("schedule %v, want %s", got, want)
 	}
-	book, err := LoadOpenings(OpeningsConfig{File: exampleBook(t)})
+	book, err := openings.Load(openings.Config{File: exampleBook(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +152,7 @@ openings: {file: %q, start: 3}
 			t.Errorf("game %d starts from %q, want the book's third opening %q", g.Game, g.FEN, book[2].FEN)
 		}
 	}
-	if sum.Format != FormatGauntlet || !strings.Contains(out, "Format: gauntlet: A against each of the 2 others") {
+	if sum.Format != config.FormatGauntlet || !strings.Contains(out, "Format: gauntlet: A against each of the 2 others") {
 		t.Errorf("format %q; output:\n%s", sum.Format, out)
 	}
 	ct := sum.Crosstable

@@ -11,12 +11,15 @@ import (
 	"time"
 
 	"github.com/notnil/chess"
+
+	"arena/arena/config"
+	"arena/arena/openings"
 )
 
 func TestWritePGN(t *testing.T) {
-	cfg := &Config{Name: "t", Engines: []EngineConfig{
-		{Name: "W", Limits: Limits{MoveTime: Duration(500 * time.Millisecond)}},
-		{Name: "B", Limits: Limits{TC: &TimeControl{Moves: 40, Base: time.Minute, Inc: 600 * time.Millisecond}}},
+	cfg := &config.Config{Name: "t", Engines: []config.EngineConfig{
+		{Name: "W", Limits: config.Limits{MoveTime: config.Duration(500 * time.Millisecond)}},
+		{Name: "B", Limits: config.Limits{TC: &config.TimeControl{Moves: 40, Base: time.Minute, Inc: 600 * time.Millisecond}}},
 	}}
 	cpl := 12
 	g := &GameRecord{
@@ -63,11 +66,11 @@ func TestEPDOpenings(t *testing.T) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ops, err := LoadOpenings(OpeningsConfig{File: path})
+	ops, err := openings.Load(openings.Config{File: path})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Opening{
+	want := []openings.Opening{
 		{FEN: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", Name: "King pawn"},
 		{FEN: "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1", Name: "book.epd:4"},
 		{FEN: "r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2", Name: "book.epd:5"},
@@ -76,12 +79,12 @@ func TestEPDOpenings(t *testing.T) {
 		t.Errorf("openings:\n%+v\nwant\n%+v", ops, want)
 	}
 	if err := os.WriteFile(path, []byte("rnbqkbnr/pppppppp/8/8 w\n"), 0o644); err == nil {
-		if _, err := LoadOpenings(OpeningsConfig{File: path}); err == nil || !strings.Contains(err.Error(), "book.epd:1:") {
+		if _, err := openings.Load(openings.Config{File: path}); err == nil || !strings.Contains(err.Error(), "book.epd:1:") {
 			t.Errorf("bad EPD line: %v, want an error naming book.epd:1", err)
 		}
 	}
 	// The example book of the repository loads and is playable.
-	ops, err = LoadOpenings(OpeningsConfig{File: exampleBook(t)})
+	ops, err = openings.Load(openings.Config{File: exampleBook(t)})
 	if err != nil || len(ops) < 4 {
 		t.Fatalf("example book: %d openings, %v", len(ops), err)
 	}
@@ -94,11 +97,11 @@ func TestPGNOpenings(t *testing.T) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ops, err := LoadOpenings(OpeningsConfig{File: path, Plies: 2})
+	ops, err := openings.Load(openings.Config{File: path, Plies: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Opening{
+	want := []openings.Opening{
 		{FEN: "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2", Name: "Scandinavian"},
 		{FEN: "rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq d6 0 2", Name: "book.pgn#2"},
 	}
@@ -126,7 +129,7 @@ func TestOpeningsRejectIllegal(t *testing.T) {
 		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := LoadOpenings(OpeningsConfig{File: path}); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := openings.Load(openings.Config{File: path}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
 		}
 	}
@@ -135,7 +138,7 @@ func TestOpeningsRejectIllegal(t *testing.T) {
 	if err := os.WriteFile(pgn, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadOpenings(OpeningsConfig{File: pgn}); err == nil || !strings.Contains(err.Error(), "book.pgn: PGN game 2 (\"b\"), line 5: FEN tag: fen") {
+	if _, err := openings.Load(openings.Config{File: pgn}); err == nil || !strings.Contains(err.Error(), "book.pgn: PGN game 2 (\"b\"), line 5: FEN tag: fen") {
 		t.Errorf("PGN with two white kings: error %v, want one naming book.pgn, game 2 and line 5", err)
 	}
 	// A position reached by the moves is checked too.
@@ -143,16 +146,16 @@ func TestOpeningsRejectIllegal(t *testing.T) {
 	if err := os.WriteFile(pgn, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadOpenings(OpeningsConfig{File: pgn}); err == nil || !strings.Contains(err.Error(), "book.pgn:1: game 1: position") || !strings.Contains(err.Error(), "has no legal moves") {
+	if _, err := openings.Load(openings.Config{File: pgn}); err == nil || !strings.Contains(err.Error(), "book.pgn:1: game 1: position") || !strings.Contains(err.Error(), "has no legal moves") {
 		t.Errorf("PGN ending in stalemate: error %v, want book.pgn:1: game 1: ... no legal moves", err)
 	}
 }
 
 func TestSchedule(t *testing.T) {
-	ops := []Opening{{FEN: "a"}, {FEN: "b"}, {FEN: "c"}}
-	cfg := &Config{Games: 5, Seed: 7, Pairs: true, Openings: &OpeningsConfig{Order: "sequential", Start: 1},
-		Engines: []EngineConfig{{Name: "A"}, {Name: "B"}}}
-	show := func(cfg *Config, ops []Opening) []string {
+	ops := []openings.Opening{{FEN: "a"}, {FEN: "b"}, {FEN: "c"}}
+	cfg := &config.Config{Games: 5, Seed: 7, Pairs: true, Openings: &openings.Config{Order: "sequential", Start: 1},
+		Engines: []config.EngineConfig{{Name: "A"}, {Name: "B"}}}
+	show := func(cfg *config.Config, ops []openings.Opening) []string {
 		var got []string
 		for _, g := range schedule(cfg, ops) {
 			s := fmt.Sprintf("%s%s%d", cfg.Engines[g.White].Name, cfg.Engines[g.Black].Name, g.Pair)
@@ -182,7 +185,7 @@ func TestSchedule(t *testing.T) {
 
 	// Three engines: every pairing plays Games games, two at a time, and
 	// every pairing plays the same openings.
-	cfg.Engines = append(cfg.Engines, EngineConfig{Name: "C"})
+	cfg.Engines = append(cfg.Engines, config.EngineConfig{Name: "C"})
 	cfg.Games = 2
 	if got, want := show(cfg, ops), []string{"AB1a", "BA1a", "AC2a", "CA2a", "BC3a", "CB3a"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("round robin: %v, want %v", got, want)
@@ -192,8 +195,8 @@ func TestSchedule(t *testing.T) {
 		t.Errorf("round robin, 3 games: %v, want %v", got, want)
 	}
 	// Gauntlet: the first engine against each of the others.
-	cfg.Format = FormatGauntlet
-	cfg.Engines = append(cfg.Engines, EngineConfig{Name: "D"})
+	cfg.Format = config.FormatGauntlet
+	cfg.Engines = append(cfg.Engines, config.EngineConfig{Name: "D"})
 	cfg.Games = 2
 	if got, want := show(cfg, nil), []string{"AB1", "BA1", "AC2", "CA2", "AD3", "DA3"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("gauntlet: %v, want %v", got, want)
@@ -231,7 +234,7 @@ func TestGameOver(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := &game{cfg: &Config{MaxMoves: maxMoves, GameEnd: gameEnd}, pos: chess.NewGame(opt).Position(), reps: map[string]int{}, rec: &GameRecord{}}
+		g := &game{cfg: &config.Config{MaxMoves: maxMoves, GameEnd: gameEnd}, pos: chess.NewGame(opt).Position(), reps: map[string]int{}, rec: &GameRecord{}}
 		g.reps[positionKey(g.pos)] = 1
 		return g
 	}
@@ -244,28 +247,28 @@ func TestGameOver(t *testing.T) {
 		termination string
 		reason      string
 	}{
-		{"checkmate", "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", 0, GameEndClaim, []string{"d8h4"},
+		{"checkmate", "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", 0, config.GameEndClaim, []string{"d8h4"},
 			"0-1", TermNormal, "Black mates"},
-		{"threefold", StartFENForTest, 0, GameEndClaim, []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"},
+		{"threefold", StartFENForTest, 0, config.GameEndClaim, []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"},
 			"1/2-1/2", TermNormal, "Draw by 3-fold repetition"},
-		{"fifty moves", "8/8/8/4k3/8/8/8/R3K3 w - - 99 80", 0, GameEndClaim, []string{"a1a2"},
+		{"fifty moves", "8/8/8/4k3/8/8/8/R3K3 w - - 99 80", 0, config.GameEndClaim, []string{"a1a2"},
 			"1/2-1/2", TermNormal, "Draw by fifty moves rule"},
-		{"stalemate", "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1", 0, GameEndClaim, []string{"g6h6"},
+		{"stalemate", "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1", 0, config.GameEndClaim, []string{"g6h6"},
 			"1/2-1/2", TermNormal, "Draw by stalemate"},
-		{"insufficient material", "8/8/8/4k3/8/8/3r4/4K3 w - - 0 1", 0, GameEndClaim, []string{"e1d2"},
+		{"insufficient material", "8/8/8/4k3/8/8/3r4/4K3 w - - 0 1", 0, config.GameEndClaim, []string{"e1d2"},
 			"1/2-1/2", TermNormal, "Draw by insufficient mating material"},
 		// 1.e4 leaves an en passant square in the FEN that no capture can
 		// use: the position after 3.Ng1 is the one after 1.e4 (issue 9).
-		{"threefold after a double push", StartFENForTest, 0, GameEndClaim, []string{"e2e4", "g8f6", "g1f3", "f6g8", "f3g1", "g8f6", "g1f3", "f6g8", "f3g1"},
+		{"threefold after a double push", StartFENForTest, 0, config.GameEndClaim, []string{"e2e4", "g8f6", "g1f3", "f6g8", "f3g1", "g8f6", "g1f3", "f6g8", "f3g1"},
 			"1/2-1/2", TermNormal, "Draw by 3-fold repetition"},
-		{"fivefold", StartFENForTest, 0, GameEndFivefold, []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8",
+		{"fivefold", StartFENForTest, 0, config.GameEndFivefold, []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8",
 			"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"},
 			"1/2-1/2", TermNormal, "Draw by 5-fold repetition"},
-		{"fifty moves played on", "8/8/8/4k3/8/8/8/R3K3 w - - 99 80", 0, GameEndFivefold, []string{"a1a2", "e5e4"},
+		{"fifty moves played on", "8/8/8/4k3/8/8/8/R3K3 w - - 99 80", 0, config.GameEndFivefold, []string{"a1a2", "e5e4"},
 			"", "", ""},
-		{"seventy-five moves", "8/8/8/4k3/8/8/8/R3K3 w - - 149 80", 0, GameEndFivefold, []string{"a1a2"},
+		{"seventy-five moves", "8/8/8/4k3/8/8/8/R3K3 w - - 149 80", 0, config.GameEndFivefold, []string{"a1a2"},
 			"1/2-1/2", TermNormal, "Draw by seventy-five moves rule"},
-		{"max moves", StartFENForTest, 2, GameEndClaim, []string{"e2e4", "e7e5"},
+		{"max moves", StartFENForTest, 2, config.GameEndClaim, []string{"e2e4", "e7e5"},
 			"1/2-1/2", TermAdjudicated, "max moves (2 plies)"},
 	}
 	for _, tt := range tests {
@@ -296,9 +299,9 @@ func TestGameOver(t *testing.T) {
 const StartFENForTest = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 func TestLimitsForClock(t *testing.T) {
-	tc := &TimeControl{Moves: 40, Base: 60 * time.Second, Inc: 500 * time.Millisecond}
-	g := &game{cfg: &Config{TimeMargin: Duration(time.Second)},
-		eng:   [2]EngineConfig{{Limits: Limits{TC: tc}}, {Limits: Limits{MoveTime: Duration(time.Second)}}},
+	tc := &config.TimeControl{Moves: 40, Base: 60 * time.Second, Inc: 500 * time.Millisecond}
+	g := &game{cfg: &config.Config{TimeMargin: config.Duration(time.Second)},
+		eng:   [2]config.EngineConfig{{Limits: config.Limits{TC: tc}}, {Limits: config.Limits{MoveTime: config.Duration(time.Second)}}},
 		clock: [2]time.Duration{30 * time.Second, 0}, made: [2]int{39, 0}}
 	lim, late := g.limits(0)
 	if lim.WTime != 30*time.Second || lim.WInc != 500*time.Millisecond || lim.BInc != 0 || lim.MovesToGo != 1 || late != 31*time.Second {
@@ -368,7 +371,7 @@ func TestPGNBookFromConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := writeConfig(t, fmt.Sprintf("games: 4\nlimits: {depth: 1}\n%sopenings: {file: %q, plies: 2, order: random, start: 2}\n", twoEngines, book))
-	ops, err := LoadOpenings(*cfg.Openings)
+	ops, err := openings.Load(*cfg.Openings)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/notnil/chess"
 
-	"arena/arena"
+	"arena/arena/openings"
 	"arena/engines/uci"
 )
 
@@ -78,7 +78,7 @@ func TestGenerate(t *testing.T) {
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ops, err := arena.LoadOpenings(arena.OpeningsConfig{File: path})
+	ops, err := openings.Load(openings.Config{File: path})
 	if err != nil || len(ops) != 4 {
 		t.Fatalf("LoadOpenings: %d openings, %v", len(ops), err)
 	}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"arena/arena"
 	// The built-in engines register themselves; configs name them.
+	"arena/arena/config"
 	_ "arena/engines/heuristic"
 	_ "arena/engines/mcts"
 	_ "arena/engines/neural"
@@ -39,7 +39,7 @@ func TestShippedConfigsLoad(t *testing.T) {
 			return nil
 		}
 		n++
-		if _, err := arena.Load(path); err != nil {
+		if _, err := config.Load(path); err != nil {
 			t.Errorf("%v", err)
 		}
 		return nil
@@ -67,12 +67,12 @@ func TestThesisConfigs(t *testing.T) {
 		}
 		covered := map[string]int{} // experiment ID and row index
 		for _, path := range files {
-			cfg, err := arena.Load(path)
+			cfg, err := config.Load(path)
 			if err != nil {
 				t.Errorf("%v", err)
 				continue
 			}
-			settings := []*arena.Config{cfg}
+			settings := []*config.Config{cfg}
 			if cfg.Sweep != nil {
 				settings = cfg.Sweep.Configs
 			}
@@ -97,7 +97,7 @@ func TestThesisConfigs(t *testing.T) {
 
 // thesisRowOf finds the experiment and row a config setting of the set
 // reproduces, or says what is wrong with it.
-func thesisRowOf(set string, c *arena.Config) (*ThesisExperiment, int, string) {
+func thesisRowOf(set string, c *config.Config) (*ThesisExperiment, int, string) {
 	if len(c.Engines) != 2 || c.Engines[0].Engine != HeuristicEngine ||
 		c.Engines[0].Options["preset"] != "thesis" || c.Engines[0].Options["pst"] != "thesis" {
 		return nil, 0, "want the heuristic engine (preset thesis, pst thesis) first and one opponent"

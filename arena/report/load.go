@@ -6,7 +6,7 @@
 // experiments next to the thesis's own tables (Reproduction).
 //
 // It lives under arena/ because it reads the arena's own types
-// (arena.Summary for summary.json, arena.ParseDuration for limits); the
+// (arena.Summary for summary.json, config.ParseDuration for limits); the
 // tracker sits below the arena and must not import it.
 package report
 
@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"arena/arena"
+	"arena/arena/config"
 	"arena/tracker"
 )
 
@@ -297,7 +298,7 @@ func readMoves(path string) ([]Move, error) {
 func MoveTime(e arena.EngineSummary) (d time.Duration, ok bool) {
 	for part := range strings.SplitSeq(e.Limits, ",") {
 		if v, found := strings.CutPrefix(strings.TrimSpace(part), "movetime "); found {
-			d, err := arena.ParseDuration(v)
+			d, err := config.ParseDuration(v)
 			return d, err == nil
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"arena/arena"
+	"arena/arena/config"
 	"arena/internal/atomicfile"
 )
 
@@ -175,7 +176,7 @@ func section(r *Run, slug, dir string) (*Section, error) {
 	}
 	s.Facts = []Fact{
 		{"Run directory", r.Dir},
-		{"Format", orDefault(sum.Format, arena.FormatMatch)},
+		{"Format", orDefault(sum.Format, config.FormatMatch)},
 		{"Games", fmt.Sprintf("%d of %d played (%s)", sum.GamesPlayed, sum.GamesPlanned, status)},
 		{"Started", sum.Started.Format(time.RFC3339)},
 		{"Wall time", (sum.Updated.Sub(sum.Started)).Round(time.Second).String()},

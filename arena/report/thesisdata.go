@@ -3,7 +3,7 @@ package report
 import (
 	"time"
 
-	"arena/arena"
+	"arena/arena/config"
 )
 
 // ThesisExperiment is one of the thesis's experiments as its section 1.6
@@ -38,7 +38,7 @@ type ThesisRow struct {
 	// once (HeurNodesFactorRange), the opponent's the thesis's own count (MCTS
 	// simulations) or its fixed depth (the 1-ply and 2-ply engines).
 	HeurBudget int64
-	OppBudget  arena.Limits
+	OppBudget  config.Limits
 }
 
 func intp(v int) *int { return &v }
@@ -66,15 +66,15 @@ var Thesis = []ThesisExperiment{
 		ID: "exp1", Title: "Experiment 1: 1-ply NN (self-play net) vs heuristic", Opponent: "nn", Label: "NN", MaxMoves: 180, JudgeDepth: 7,
 		Rows: []ThesisRow{
 			{MoveTime: 1 * time.Second, Games: 4, HeurWins: 2, OppWins: intp(0), HeurTime: 1.25, OppTime: 0.01, HeurNodes: 26763, OppNodes: 10, HeurACPL: 156, OppACPL: 159,
-				HeurBudget: 18300, OppBudget: arena.Limits{Depth: 1}},
+				HeurBudget: 18300, OppBudget: config.Limits{Depth: 1}},
 			{MoveTime: 3 * time.Second, Games: 4, HeurWins: 0, OppWins: intp(0), HeurTime: 3.48, OppTime: 0.01, HeurNodes: 71520, OppNodes: 10, HeurACPL: 148, OppACPL: 132,
-				HeurBudget: 45300, OppBudget: arena.Limits{Depth: 1}},
+				HeurBudget: 45300, OppBudget: config.Limits{Depth: 1}},
 			{MoveTime: 5 * time.Second, Games: 4, HeurWins: 2, OppWins: intp(0), HeurTime: 5.22, OppTime: 0.01, HeurNodes: 99628, OppNodes: 13, HeurACPL: 107, OppACPL: 91,
-				HeurBudget: 61900, OppBudget: arena.Limits{Depth: 1}},
+				HeurBudget: 61900, OppBudget: config.Limits{Depth: 1}},
 			{MoveTime: 10 * time.Second, Games: 2, HeurWins: 1, OppWins: intp(0), HeurTime: 10.16, OppTime: 0.01, HeurNodes: 221884, OppNodes: 13, HeurACPL: 79, OppACPL: 91,
-				HeurBudget: 143700, OppBudget: arena.Limits{Depth: 1}},
+				HeurBudget: 143700, OppBudget: config.Limits{Depth: 1}},
 			{MoveTime: 15 * time.Second, Games: 2, HeurWins: 1, OppWins: intp(0), HeurTime: 15.24, OppTime: 0.01, HeurNodes: 288282, OppNodes: 16, HeurACPL: 70, OppACPL: 78,
-				HeurBudget: 191100, OppBudget: arena.Limits{Depth: 1}},
+				HeurBudget: 191100, OppBudget: config.Limits{Depth: 1}},
 		},
 		Remarks: []string{
 			"The NN never won; it used 0.01 s per move; RAM 850-882 MB for both engines (the arena's own process).",
@@ -85,31 +85,31 @@ var Thesis = []ThesisExperiment{
 		ID: "exp1-reference", Title: "Experiment 1, reference match: 1-ply NN vs heuristic at 1 s, 100 plies", Opponent: "nn", Label: "NN", MaxMoves: 100, JudgeDepth: 12,
 		Rows: []ThesisRow{
 			{MoveTime: 1 * time.Second, Games: 6, HeurWins: 3, OppWins: intp(0), HeurTime: 1.32, OppTime: 0.03, HeurNodes: 22496, OppNodes: 13, HeurACPL: 117, OppACPL: 121,
-				HeurBudget: 15500, OppBudget: arena.Limits{Depth: 1}},
+				HeurBudget: 15500, OppBudget: config.Limits{Depth: 1}},
 		},
 	},
 	{
 		ID: "exp2", Title: "Experiment 2: MCTS-NN vs heuristic", Opponent: "mcts", Label: "MCTS-NN", MaxMoves: 100, JudgeDepth: 12,
 		Rows: []ThesisRow{
 			{MoveTime: 1 * time.Second, Games: 6, HeurWins: 3, HeurNodes: 22783, OppNodes: 507, HeurACPL: 108, OppACPL: 134,
-				HeurBudget: 15700, OppBudget: arena.Limits{Nodes: 507}},
+				HeurBudget: 15700, OppBudget: config.Limits{Nodes: 507}},
 			{MoveTime: 3 * time.Second, Games: 4, HeurWins: 2, HeurNodes: 65687, OppNodes: 1623, HeurACPL: 121, OppACPL: 155,
-				HeurBudget: 41900, OppBudget: arena.Limits{Nodes: 1623}},
+				HeurBudget: 41900, OppBudget: config.Limits{Nodes: 1623}},
 			{MoveTime: 5 * time.Second, Games: 2, HeurWins: 1, HeurNodes: 123767, OppNodes: 3110, HeurACPL: 81, OppACPL: 105,
-				HeurBudget: 77200, OppBudget: arena.Limits{Nodes: 3110}},
+				HeurBudget: 77200, OppBudget: config.Limits{Nodes: 3110}},
 		},
 	},
 	{
 		ID: "exp3", Title: "Experiment 3: SL net (2-ply alpha-beta) vs heuristic", Opponent: "supervised", Label: "SL", MaxMoves: 100, JudgeDepth: 12,
 		Rows: []ThesisRow{
 			{MoveTime: 1 * time.Second, Games: 6, HeurWins: 3, HeurNodes: 30056, OppNodes: 150, HeurACPL: 146, OppACPL: 161,
-				HeurBudget: 20500, OppBudget: arena.Limits{Depth: 2}},
+				HeurBudget: 20500, OppBudget: config.Limits{Depth: 2}},
 			{MoveTime: 2 * time.Second, Games: 4, HeurWins: 2, HeurNodes: 46785, OppNodes: 149, HeurACPL: 149, OppACPL: 167,
-				HeurBudget: 30600, OppBudget: arena.Limits{Depth: 2}},
+				HeurBudget: 30600, OppBudget: config.Limits{Depth: 2}},
 			{MoveTime: 3 * time.Second, Games: 2, HeurWins: 1, HeurNodes: 96780, OppNodes: 161, HeurACPL: 72, OppACPL: 129,
-				HeurBudget: 60200, OppBudget: arena.Limits{Depth: 2}},
+				HeurBudget: 60200, OppBudget: config.Limits{Depth: 2}},
 			{MoveTime: 5 * time.Second, Games: 2, HeurWins: 1, HeurNodes: 111440, OppNodes: 203, HeurACPL: 132, OppACPL: 147,
-				HeurBudget: 69400, OppBudget: arena.Limits{Depth: 2}},
+				HeurBudget: 69400, OppBudget: config.Limits{Depth: 2}},
 		},
 		Remarks: []string{"The SL engine used 0.23-0.37 s per move whatever the limit."},
 	},

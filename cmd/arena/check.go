@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"arena/arena"
+	"arena/arena/config"
 )
 
 func init() {
@@ -33,12 +33,12 @@ func checkConfig(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	cfg, err := arena.Load(positional[0])
+	cfg, err := config.Load(positional[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "arena check: %v\n", err)
 		return 1
 	}
-	configs, headers := []*arena.Config{cfg}, []string{""}
+	configs, headers := []*config.Config{cfg}, []string{""}
 	if s := cfg.Sweep; s != nil {
 		configs, headers = s.Configs, nil
 		for i, v := range s.Values {

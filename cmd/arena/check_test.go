@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"arena/arena"
+	"arena/arena/config"
 )
 
 // check prints the resolved config, which loads back as the same config;
@@ -22,11 +22,11 @@ func TestCheckCommand(t *testing.T) {
 	if !strings.HasPrefix(out.String(), "# "+src+": valid; resolved config:\n") {
 		t.Errorf("output starts %q", out.String()[:min(80, out.Len())])
 	}
-	want, err := arena.Load(src)
+	want, err := config.Load(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := arena.Parse(src, out.Bytes())
+	got, err := config.Parse(src, out.Bytes())
 	if err != nil {
 		t.Fatalf("printed config does not load: %v\n%s", err, out.String())
 	}
@@ -54,7 +54,7 @@ func TestCheckSweep(t *testing.T) {
 	if code := run([]string{"check", "../../configs/examples/sweep-movetime.yaml"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errb.String())
 	}
-	cfg, err := arena.Load("../../configs/examples/sweep-movetime.yaml")
+	cfg, err := config.Load("../../configs/examples/sweep-movetime.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

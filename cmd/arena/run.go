@@ -10,6 +10,7 @@ import (
 	"golang.org/x/term"
 
 	"arena/arena"
+	"arena/arena/config"
 )
 
 func init() {
@@ -45,8 +46,8 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	case *resume == "" && len(positional) != 1:
 		fs.Usage()
 		return 2
-	case *concurrency < 0 || *concurrency > arena.MaxConcurrency:
-		fmt.Fprintf(stderr, "arena run: --concurrency %d: expected 1 to %d games at once\n", *concurrency, arena.MaxConcurrency)
+	case *concurrency < 0 || *concurrency > config.MaxConcurrency:
+		fmt.Fprintf(stderr, "arena run: --concurrency %d: expected 1 to %d games at once\n", *concurrency, config.MaxConcurrency)
 		return 2
 	}
 	shard, err := chooseShard(*shardFlag, *resume != "")
@@ -75,8 +76,8 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	case *resume != "":
 		_, err = arena.Resume(ctx, *resume, opt)
 	default:
-		var cfg *arena.Config
-		if cfg, err = arena.Load(positional[0]); err != nil {
+		var cfg *config.Config
+		if cfg, err = config.Load(positional[0]); err != nil {
 			fmt.Fprintf(stderr, "arena run: %v\n", err)
 			return 1
 		}

@@ -1,4 +1,4 @@
-package arena
+package config
 
 import (
 	"encoding/binary"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"arena/arena/book/polyglot"
+	"arena/arena/openings"
 	"arena/engines/board"
 )
 
@@ -43,14 +44,14 @@ func TestPolyglotOpenings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bookFormat(*cfg.Openings) != FormatPolyglot {
-		t.Errorf("format of a .bin book: %q", bookFormat(*cfg.Openings))
+	if openings.FormatOf(*cfg.Openings) != openings.FormatPolyglot {
+		t.Errorf("format of a .bin book: %q", openings.FormatOf(*cfg.Openings))
 	}
-	ops, err := LoadOpenings(*cfg.Openings)
+	ops, err := openings.Load(*cfg.Openings)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Opening{
+	want := []openings.Opening{
 		{FEN: "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", Name: "tiny.bin: e2e4 c7c5"},
 		{FEN: "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", Name: "tiny.bin: e2e4 e7e5"},
 		{FEN: "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1", Name: "tiny.bin: d2d4"},
@@ -68,7 +69,7 @@ func TestPolyglotOpenings(t *testing.T) {
 	if err := os.Rename(bin, renamed); err != nil {
 		t.Fatal(err)
 	}
-	if ops, err := LoadOpenings(OpeningsConfig{File: renamed, Format: FormatPolyglot, Plies: 1}); err != nil || len(ops) != 2 {
+	if ops, err := openings.Load(openings.Config{File: renamed, Format: openings.FormatPolyglot, Plies: 1}); err != nil || len(ops) != 2 {
 		t.Errorf("format polyglot, one ply: %+v, %v", ops, err)
 	}
 }

@@ -1,4 +1,4 @@
-package arena
+package config
 
 import (
 	"os"
@@ -10,7 +10,7 @@ import (
 // FuzzParseConfig: any file either loads or fails with an error that names
 // the file and stays short (values are cut), and a loaded config marshals.
 func FuzzParseConfig(f *testing.F) {
-	seeds, err := filepath.Glob("../configs/*.yaml")
+	seeds, err := filepath.Glob("../../configs/*.yaml")
 	if err != nil || len(seeds) == 0 {
 		f.Fatalf("no seed configs: %v", err)
 	}

@@ -1,4 +1,4 @@
-package arena
+package config
 
 import (
 	"os"
@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	_ "arena/engines/heuristic" // the built-in engines the configs name
+	_ "arena/engines/neural"
 	"arena/tracker"
 )
 
@@ -27,7 +29,7 @@ const threeEngines = `engines:
     command: stockfish
 `
 
-var exampleBookPath, _ = filepath.Abs("../configs/openings/example.epd")
+var exampleBookPath, _ = filepath.Abs("../../configs/openings/example.epd")
 
 func TestConfigErrors(t *testing.T) {
 	tests := []struct {
@@ -426,20 +428,12 @@ engines:
 	if l := cfg.Sweep.Configs[1].Engines[1].Limits.MoveTime; l.D() != 2*time.Second {
 		t.Errorf("created limits.movetime = %v, want 2s", l)
 	}
-	for v, want := range map[string]float64{"0.5": 0.5, "2s": 2, "1m": 60, "8": 8} {
-		if x := sweepX(v); x == nil || *x != want {
-			t.Errorf("sweepX(%q) = %v, want %v", v, x, want)
-		}
-	}
-	if x := sweepX("40/60+1"); x != nil {
-		t.Errorf("sweepX of a time control = %v, want nil", *x)
-	}
 }
 
 // The example configs of configs/examples load (their books resolve
 // relative to the config file).
 func TestExampleConfigsLoad(t *testing.T) {
-	files, err := filepath.Glob("../configs/examples/*.yaml")
+	files, err := filepath.Glob("../../configs/examples/*.yaml")
 	if err != nil || len(files) < 3 {
 		t.Fatalf("example configs: %v, %v", files, err)
 	}
@@ -462,6 +456,34 @@ func TestExampleConfigsLoad(t *testing.T) {
 			if cfg.SPRT == nil || cfg.SPRT.Elo1 != 10 || !cfg.Pairs {
 				t.Errorf("%s: sprt %+v", f, cfg.SPRT)
 			}
+		}
+	}
+}
+
+// Config inputs that were once accepted or echoed whole: a second YAML
+// document, and values of many megabytes.
+func TestConfigInputErrors(t *testing.T) {
+	long := strings.Repeat("x", 5<<20)
+	tests := []struct{ name, yaml, want string }{
+		{"second document", "limits: {depth: 1}\n" + twoEngines + "---\ngames: 4\n",
+			`x.yaml:7: a second YAML document; a config file holds one`},
+		{"second empty document", "limits: {depth: 1}\n" + twoEngines + "---\n",
+			`x.yaml:7: a second YAML document`},
+		{"long match name", "name: " + long + "\nlimits: {depth: 1}\n" + twoEngines,
+			`x.yaml:1: name: "` + long[:100] + `... (5242880 bytes)" is 5242880 bytes long, expected at most 200`},
+		{"long engine name", "limits: {depth: 1}\nengines:\n  - name: " + long + "\n    engine: heuristic\n  - engine: heuristic\n",
+			`x.yaml:3: engines[0].name: "` + long[:100] + `... (5242880 bytes)" is 5242880 bytes long`},
+		{"long value", "limits: {nodes: " + long + "}\n" + twoEngines,
+			`x.yaml:1: limits.nodes: "` + long[:100] + `... (5242880 bytes)" is not an integer`},
+	}
+	for _, tt := range tests {
+		_, err := Parse("x.yaml", []byte(tt.yaml))
+		if err == nil || !strings.Contains(err.Error(), tt.want) || len(err.Error()) > 1000 {
+			msg := "<nil>"
+			if err != nil {
+				msg = err.Error()[:min(len(err.Error()), 400)]
+			}
+			t.Errorf("%s: error %s (%d bytes), want one containing %q", tt.name, msg, len(msg), tt.want[:min(len(tt.want), 200)])
 		}
 	}
 }

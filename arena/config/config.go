@@ -1,9 +1,10 @@
-// Package arena plays matches between chess engines described by a YAML file,
-// measures every move (wall time, nodes, depth, the engine process's RAM and,
-// through the tracker's Stockfish judge, centipawn loss and accuracy) and
-// writes PGN, per-move CSV, JSON and Markdown summaries that survive an
-// interrupted run.
-package arena
+// Package config is the arena's YAML schema: the Config type, its defaults,
+// its validation (every error names the file, line and key) and sweep
+// expansion (one resolved Config per value of the swept key). It knows
+// nothing of running games; the arena package imports it, never the other
+// way round, so the schema can be read (arena check, the report, shards
+// and merges) without the runner.
+package config
 
 import (
 	"bytes"
@@ -21,6 +22,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"arena/arena/openings"
 	"arena/engines"
 	"arena/internal/clip"
 	"arena/tracker"
@@ -85,8 +87,8 @@ type Config struct {
 	Limits      Limits         `yaml:"limits"`
 	Engines     []EngineConfig `yaml:"engines"`
 	// Anchor is the engine rated 0 in the rating table.
-	Anchor   string          `yaml:"anchor"`
-	Openings *OpeningsConfig `yaml:"openings,omitempty"`
+	Anchor   string           `yaml:"anchor"`
+	Openings *openings.Config `yaml:"openings,omitempty"`
 	// SPRT, when set (two engines only), stops the match once the test
 	// decides. WithDefaults has been applied.
 	SPRT   *tracker.SPRT `yaml:"sprt,omitempty"`
@@ -250,17 +252,6 @@ func ParseDuration(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("%q is negative", s)
 	}
 	return d, nil
-}
-
-// OpeningsConfig selects start positions from a book.
-type OpeningsConfig struct {
-	File  string `yaml:"file"`
-	Order string `yaml:"order"` // sequential or random
-	Plies int    `yaml:"plies"` // PGN and Polyglot books: the position after this many plies (0: all for PGN)
-	Start int    `yaml:"start"` // 1-based: the first opening used, in the book's (or shuffled) order
-
-	// Format is epd, pgn or polyglot; empty: by the file's extension.
-	Format string `yaml:"format,omitempty"`
 }
 
 // JudgeConfig is the judge: section: the tracker's judge configuration (one
@@ -663,8 +654,8 @@ func (d *decoder) tournament(n *yaml.Node, c *Config, formatNode, anchorNode *ya
 	case !slices.Contains(names, c.Anchor):
 		return d.errorf(anchorNode, "anchor", "%q is not an engine name (engines: %s)", c.Anchor, strings.Join(names, ", "))
 	}
-	if total := int64(c.Games) * int64(len(pairings(c))); total > MaxGames {
-		return d.errorf(keyNode(n, "games"), "games", "%d games per pairing times %d pairings is %d games, more than the %d a run may schedule", c.Games, len(pairings(c)), total, MaxGames)
+	if total := int64(c.Games) * int64(len(c.Pairings())); total > MaxGames {
+		return d.errorf(keyNode(n, "games"), "games", "%d games per pairing times %d pairings is %d games, more than the %d a run may schedule", c.Games, len(c.Pairings()), total, MaxGames)
 	}
 	if c.SPRT != nil && len(c.Engines) != 2 {
 		return d.errorf(keyNode(n, "sprt"), "sprt", "an SPRT tests a match of exactly 2 engines, %d given", len(c.Engines))
@@ -949,8 +940,8 @@ func (d *decoder) options(n *yaml.Node, path string) (map[string]string, map[str
 
 var openingKeys = []string{"file", "format", "order", "plies", "start"}
 
-func (d *decoder) openings(n *yaml.Node, path string) (*OpeningsConfig, error) {
-	o := &OpeningsConfig{Order: DefaultOpeningOrd, Start: 1}
+func (d *decoder) openings(n *yaml.Node, path string) (*openings.Config, error) {
+	o := &openings.Config{Order: DefaultOpeningOrd, Start: 1}
 	err := d.mapping(n, path, openingKeys, func(key string, v *yaml.Node) error {
 		kp := join(path, key)
 		var err error
@@ -962,7 +953,7 @@ func (d *decoder) openings(n *yaml.Node, path string) (*OpeningsConfig, error) {
 				err = d.errorf(v, kp, "%q is not an order (expected sequential or random)", o.Order)
 			}
 		case "format":
-			if o.Format, err = d.str(v, kp); err == nil && !slices.Contains([]string{FormatEPD, FormatPGN, FormatPolyglot}, o.Format) {
+			if o.Format, err = d.str(v, kp); err == nil && !slices.Contains([]string{openings.FormatEPD, openings.FormatPGN, openings.FormatPolyglot}, o.Format) {
 				err = d.errorf(v, kp, "%q is not a book format (expected epd, pgn or polyglot)", o.Format)
 			}
 		case "plies":
@@ -987,13 +978,13 @@ func (d *decoder) openings(n *yaml.Node, path string) (*OpeningsConfig, error) {
 		return nil, d.errorf(n, path+".file", "%v", err)
 	}
 	o.File = file
-	switch format := bookFormat(*o); {
-	case o.Plies > 0 && format == FormatEPD:
+	switch format := openings.FormatOf(*o); {
+	case o.Plies > 0 && format == openings.FormatEPD:
 		return nil, d.errorf(keyNode(n, "plies"), path+".plies", "only for PGN and Polyglot books (%s is an EPD/FEN file, whose lines are the openings)", filepath.Base(file))
-	case o.Plies == 0 && format == FormatPolyglot:
+	case o.Plies == 0 && format == openings.FormatPolyglot:
 		return nil, d.errorf(n, path+".plies", "missing: how many plies to follow the Polyglot book %s (e.g. plies: 8)", filepath.Base(file))
 	}
-	ops, err := LoadOpenings(*o)
+	ops, err := openings.Load(*o)
 	if err != nil {
 		return nil, d.errorf(n, path+".file", "%v", err)
 	}

@@ -1,4 +1,4 @@
-package arena
+package openings
 
 import (
 	"fmt"
@@ -22,9 +22,9 @@ const (
 // than played.
 const maxPolyglotLines = 100000
 
-// bookFormat is the format of a book: as configured, else by extension
+// FormatOf is the format of a book: as configured, else by extension
 // (.pgn PGN, .bin Polyglot, anything else EPD).
-func bookFormat(cfg OpeningsConfig) string {
+func FormatOf(cfg Config) string {
 	if cfg.Format != "" {
 		return cfg.Format
 	}
@@ -40,7 +40,7 @@ func bookFormat(cfg OpeningsConfig) string {
 // polyglotOpenings reads a Polyglot book's openings: the position at the
 // end of every line of book moves (weight > 0) from the start position, cut
 // at cfg.Plies plies, heaviest lines first, transpositions once.
-func polyglotOpenings(cfg OpeningsConfig) ([]Opening, error) {
+func polyglotOpenings(cfg Config) ([]Opening, error) {
 	f, err := os.Open(cfg.File)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,8 @@
-package arena
+// Package openings reads the opening books a config names (EPD/FEN lists,
+// PGN games cut at a ply, Polyglot books) into start positions. It sits
+// below the config package, which loads a book once while validating so a
+// bad book is an error at the config key that names it.
+package openings
 
 import (
 	"fmt"
@@ -12,13 +16,25 @@ import (
 	"arena/tracker"
 )
 
+// Config is the openings: section of an arena config: the book and how
+// its start positions are used.
+type Config struct {
+	File  string `yaml:"file"`
+	Order string `yaml:"order"` // sequential or random
+	Plies int    `yaml:"plies"` // PGN and Polyglot books: the position after this many plies (0: all for PGN)
+	Start int    `yaml:"start"` // 1-based: the first opening used, in the book's (or shuffled) order
+
+	// Format is epd, pgn or polyglot; empty: by the file's extension.
+	Format string `yaml:"format,omitempty"`
+}
+
 // Opening is a start position from a book.
 type Opening struct {
 	FEN  string `json:"fen"`
 	Name string `json:"name"` // the EPD id opcode, the PGN's Opening/ECO tags, or file:line
 }
 
-// LoadOpenings reads the book named by cfg: an EPD file (.epd, .fen, or any
+// Load reads the book named by cfg: an EPD file (.epd, .fen, or any
 // other extension: a FEN or EPD line per position, read with
 // board.ReadEPD; the id operation names the opening), a PGN file (.pgn,
 // read with the tracker's PGN reader: the position after the first
@@ -29,8 +45,8 @@ type Opening struct {
 // check, castling rights backed by king and rook) and must have a legal
 // move, so a bad opening is an error naming its file and line, not a lost
 // game.
-func LoadOpenings(cfg OpeningsConfig) ([]Opening, error) {
-	if bookFormat(cfg) == FormatPolyglot {
+func Load(cfg Config) ([]Opening, error) {
+	if FormatOf(cfg) == FormatPolyglot {
 		return polyglotOpenings(cfg)
 	}
 	f, err := os.Open(cfg.File)
@@ -38,7 +54,7 @@ func LoadOpenings(cfg OpeningsConfig) ([]Opening, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if bookFormat(cfg) == FormatPGN {
+	if FormatOf(cfg) == FormatPGN {
 		return pgnOpenings(f, cfg.File, cfg.Plies)
 	}
 	return epdOpenings(f, cfg.File)
@@ -146,17 +162,4 @@ func replayFEN(fen string, moves []string) (string, error) {
 		}
 	}
 	return g.Position().String(), nil
-}
-
-// openingOrder returns the opening index of each of count uses of a book
-// of n openings: the book's order from opening start (1-based), wrapping
-// around, or with order random a seeded shuffle, reshuffled each time the
-// book is used up, read from position start of that sequence.
-func openingOrder(n, count int, order string, start int, seed int64) []int {
-	seq := newOpeningSeq(n, order, start, seed)
-	idx := make([]int, count)
-	for i := range idx {
-		idx[i] = seq.at(i)
-	}
-	return idx
 }

@@ -1,0 +1,36 @@
+package config
+
+// Pairings lists the pairings of engines (indices, the lower first) that the
+// format plays: every pair of engines for a match or round robin, engines[0]
+// with each of the others for a gauntlet.
+func (c *Config) Pairings() [][2]int {
+	var ps [][2]int
+	for a := range c.Engines {
+		if c.Format == FormatGauntlet && a > 0 {
+			break
+		}
+		for b := a + 1; b < len(c.Engines); b++ {
+			ps = append(ps, [2]int{a, b})
+		}
+	}
+	return ps
+}
+
+// ResolvedFormat is c.Format, or its default for a config built in code.
+func (c *Config) ResolvedFormat() string {
+	switch {
+	case c.Format != "":
+		return c.Format
+	case len(c.Engines) == 2:
+		return FormatMatch
+	}
+	return FormatRoundRobin
+}
+
+// ResolvedAnchor is c.Anchor, or its default (the first engine).
+func (c *Config) ResolvedAnchor() string {
+	if c.Anchor == "" && len(c.Engines) > 0 {
+		return c.Engines[0].Name
+	}
+	return c.Anchor
+}
