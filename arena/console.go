@@ -1,5 +1,13 @@
 package arena
 
+// The console printer: what a run writes to the terminal (the MATCH
+// CONFIGURATION block before the first game, a progress line per game or
+// rewritten in place, the score line). It writes no file; the run
+// directory's files are written by output.go, pgn.go and summary.go. (It was
+// report.go, one of three things called "report": this one is console
+// output, arena/report renders a run's HTML/Markdown report, and
+// tracker/report.go the analysis summary of a PGN.)
+
 import (
 	"fmt"
 	"io"
