@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"arena/arena/config"
-	"arena/tracker"
+	"arena/tracker/pgn"
 )
 
 // A newline or quote in a match or engine name stays inside its PGN tag: the
@@ -26,7 +26,7 @@ func TestPGNTagsSanitized(t *testing.T) {
 	if err := WritePGN(&b, cfg, g); err != nil {
 		t.Fatal(err)
 	}
-	games, err := tracker.ReadPGN(&b)
+	games, err := pgn.Read(&b)
 	if err != nil || len(games) != 1 {
 		t.Fatalf("PGN reads back as %d games, %v:\n%s", len(games), err, b.String())
 	}

@@ -4,15 +4,11 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"time"
 
 	"arena/arena/config"
+	"arena/tracker/pgn"
 )
-
-// pgnLineWidth is where movetext lines are wrapped (PGN export format asks
-// for lines under 80 characters).
-const pgnLineWidth = 79
 
 // WritePGN writes one game in PGN export format: the Seven Tag Roster, then
 // SetUp/FEN for a game from an opening position, PlyCount, Termination and
@@ -22,8 +18,8 @@ const pgnLineWidth = 79
 // centipawn loss); and the
 // reason the game ended as a comment before the result.
 func WritePGN(w io.Writer, cfg *config.Config, g *GameRecord) error {
-	var b strings.Builder
-	tag := func(k, v string) { fmt.Fprintf(&b, "[%s \"%s\"]\n", k, tagValue(v)) }
+	e := pgn.Export{FEN: g.FEN, Final: g.Reason, Result: g.Result}
+	tag := func(k, v string) { e.Tags = append(e.Tags, pgn.Tag{Name: k, Value: v}) }
 	tag("Event", cfg.Name)
 	tag("Site", "arena")
 	tag("Date", g.Start.Format("2006.01.02"))
@@ -49,53 +45,10 @@ func WritePGN(w io.Writer, cfg *config.Config, g *GameRecord) error {
 	}
 	tag("GameStartTime", g.Start.Format(time.RFC3339))
 	tag("GameDuration", fmtClock(time.Duration(g.Duration*float64(time.Second))))
-	b.WriteString("\n")
-
-	moveNo, blackFirst := 1, false
-	if g.FEN != "" {
-		f := strings.Fields(g.FEN)
-		blackFirst = len(f) > 1 && f[1] == "b"
-		if len(f) > 5 {
-			if n, err := strconv.Atoi(f[5]); err == nil && n > 0 {
-				moveNo = n
-			}
-		}
+	for _, m := range g.Moves {
+		e.Moves = append(e.Moves, pgn.Move{SAN: m.SAN, Comment: moveComment(m)})
 	}
-	var tokens []string
-	for i, m := range g.Moves {
-		black := (i%2 == 1) != blackFirst
-		switch {
-		case !black:
-			tokens = append(tokens, fmt.Sprintf("%d.", moveNo))
-		case i == 0:
-			tokens = append(tokens, fmt.Sprintf("%d...", moveNo))
-		}
-		if black {
-			moveNo++
-		}
-		tokens = append(tokens, m.SAN, "{"+moveComment(m)+"}")
-	}
-	if g.Reason != "" {
-		tokens = append(tokens, "{"+strings.ReplaceAll(g.Reason, "}", ")")+"}")
-	}
-	tokens = append(tokens, g.Result)
-	line := 0
-	for i, t := range tokens {
-		if i > 0 {
-			if line+1+len(t) > pgnLineWidth {
-				b.WriteString("\n")
-				line = 0
-			} else {
-				b.WriteString(" ")
-				line++
-			}
-		}
-		b.WriteString(t)
-		line += len(t)
-	}
-	b.WriteString("\n\n")
-	_, err := io.WriteString(w, b.String())
-	return err
+	return pgn.Write(w, e)
 }
 
 // moveComment is the cutechess-style annotation of one move.
@@ -139,17 +92,4 @@ func pgnTimeControl(l config.Limits) string {
 func fmtClock(d time.Duration) string {
 	s := int(d.Round(time.Second).Seconds())
 	return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
-}
-
-// tagValue escapes a PGN tag value: quotes and backslashes as the standard
-// says, and control characters (a newline in a match or engine name would
-// end the tag and start a line a reader takes for movetext) as spaces.
-func tagValue(v string) string {
-	v = strings.Map(func(r rune) rune {
-		if r < ' ' || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, v)
-	return strings.ReplaceAll(strings.ReplaceAll(v, `\`, `\\`), `"`, `\"`)
 }

@@ -14,6 +14,7 @@ import (
 
 	"arena/arena/config"
 	"arena/arena/openings"
+	"arena/tracker/pgn"
 )
 
 func TestWritePGN(t *testing.T) {
@@ -49,8 +50,8 @@ func TestWritePGN(t *testing.T) {
 		}
 	}
 	for _, line := range strings.Split(got, "\n") {
-		if len(line) > pgnLineWidth {
-			t.Errorf("line longer than %d: %q", pgnLineWidth, line)
+		if len(line) > pgn.LineWidth {
+			t.Errorf("line longer than %d: %q", pgn.LineWidth, line)
 		}
 	}
 }

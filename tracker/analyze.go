@@ -4,13 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io"
+
+	"arena/tracker/pgn"
 )
 
-// Report is the judge's verdict on a PGN file: per game and per player.
-type Report struct {
-	Judge   JudgeInfo      `json:"judge"`
-	Games   []GameReport   `json:"games"`
-	Players []PlayerReport `json:"players"`
+// Analysis is the judge's verdict on a PGN file: per game and per player.
+type Analysis struct {
+	Judge   JudgeInfo        `json:"judge"`
+	Games   []AnalyzedGame   `json:"games"`
+	Players []AnalyzedPlayer `json:"players"`
 }
 
 // JudgeInfo describes how the judging was done and what it cost.
@@ -61,8 +63,8 @@ func (j *Judge) Info(schedule string, plies int, cost Cost) JudgeInfo {
 	return info
 }
 
-// GameReport is one judged game.
-type GameReport struct {
+// AnalyzedGame is one judged game.
+type AnalyzedGame struct {
 	Number     int         `json:"number"` // 1-based position in the file
 	Event      string      `json:"event,omitempty"`
 	White      string      `json:"white"`
@@ -75,8 +77,8 @@ type GameReport struct {
 	Judgements []Judgement `json:"judgements"`
 }
 
-// PlayerReport is one player's statistics over all its games, both colours.
-type PlayerReport struct {
+// AnalyzedPlayer is one player's statistics over all its games, both colours.
+type AnalyzedPlayer struct {
 	Name string `json:"name"`
 	PlayerStats
 }
@@ -86,13 +88,13 @@ type PlayerReport struct {
 const ScheduleOffline = "offline (games already played)"
 
 // AnalyzePGN judges every game of a PGN file (the main line of each; see
-// PGNReader) with j and aggregates per player, by the White and Black tags
+// pgn.Reader) with j and aggregates per player, by the White and Black tags
 // ("?" when missing). onGame, when not nil, is called after each game (for
 // progress). On an error (a bad move names the game and the move) the report
 // holds the games judged before it.
-func AnalyzePGN(ctx context.Context, r io.Reader, j *Judge, onGame func(GameReport)) (Report, error) {
+func AnalyzePGN(ctx context.Context, r io.Reader, j *Judge, onGame func(AnalyzedGame)) (Analysis, error) {
 	start := j.Cost()
-	var rep Report
+	var rep Analysis
 	players := map[string]*PlayerStats{}
 	var order []string
 	add := func(name string, s PlayerStats) {
@@ -105,14 +107,14 @@ func AnalyzePGN(ctx context.Context, r io.Reader, j *Judge, onGame func(GameRepo
 		p.Add(s)
 	}
 	plies := 0
-	finish := func() Report {
+	finish := func() Analysis {
 		rep.Judge = j.Info(ScheduleOffline, plies, j.Cost().Sub(start))
 		for _, name := range order {
-			rep.Players = append(rep.Players, PlayerReport{Name: name, PlayerStats: *players[name]})
+			rep.Players = append(rep.Players, AnalyzedPlayer{Name: name, PlayerStats: *players[name]})
 		}
 		return rep
 	}
-	pr := NewPGNReader(r)
+	pr := pgn.NewReader(r)
 	for {
 		g, err := pr.Next()
 		if err == io.EOF {
@@ -135,21 +137,21 @@ func AnalyzePGN(ctx context.Context, r io.Reader, j *Judge, onGame func(GameRepo
 	}
 }
 
-func analyzeGame(ctx context.Context, j *Judge, g PGNGame) (GameReport, error) {
+func analyzeGame(ctx context.Context, j *Judge, g pgn.Game) (AnalyzedGame, error) {
 	where := fmt.Sprintf("PGN game %d", g.Number)
 	first, err := SideToMove(g.StartFEN)
 	if err != nil {
-		return GameReport{}, fmt.Errorf("%s: %w", where, err)
+		return AnalyzedGame{}, fmt.Errorf("%s: %w", where, err)
 	}
 	before, after, err := j.EvaluateMoves(ctx, g.StartFEN, g.Moves)
 	if err != nil {
-		return GameReport{}, fmt.Errorf("%s: %w", where, err)
+		return AnalyzedGame{}, fmt.Errorf("%s: %w", where, err)
 	}
 	a, err := AnalyzeMoves(before, after, first, g.Moves, j.Scoring())
 	if err != nil {
-		return GameReport{}, fmt.Errorf("%s: %w", where, err)
+		return AnalyzedGame{}, fmt.Errorf("%s: %w", where, err)
 	}
-	return GameReport{
+	return AnalyzedGame{
 		Number:     g.Number,
 		Event:      g.Tags["Event"],
 		White:      g.Tag("White", "?"),

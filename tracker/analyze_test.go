@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-func analyzeTestPGN(t testing.TB, j *Judge) Report {
+func analyzeTestPGN(t testing.TB, j *Judge) Analysis {
 	t.Helper()
 	f, err := os.Open("testdata/handwritten.pgn")
 	if err != nil {
@@ -18,7 +18,7 @@ func analyzeTestPGN(t testing.TB, j *Judge) Report {
 	}
 	defer f.Close()
 	var seen []int
-	rep, err := AnalyzePGN(context.Background(), f, j, func(g GameReport) { seen = append(seen, g.Number) })
+	rep, err := AnalyzePGN(context.Background(), f, j, func(g AnalyzedGame) { seen = append(seen, g.Number) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestAnalyzePGN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back Report
+	var back Analysis
 	if err := json.Unmarshal(data, &back); err != nil {
 		t.Fatal(err)
 	}

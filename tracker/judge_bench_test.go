@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"testing"
+
+	"arena/tracker/pgn"
 )
 
 // benchDepth is small to keep benchmark runs short on the shared machine;
@@ -14,7 +16,15 @@ const benchDepth = 8
 // with a fresh judge per iteration and reports the Stockfish evaluations per
 // ply: (n+1)/n for n plies, against 2 for the thesis's script.
 func BenchmarkJudgeGame(b *testing.B) {
-	games := readTestPGN(b)
+	f, err := os.Open("testdata/handwritten.pgn")
+	if err != nil {
+		b.Fatal(err)
+	}
+	games, err := pgn.Read(f)
+	f.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
 	g := games[0]
 	var evals, plies int64
 	for b.Loop() {

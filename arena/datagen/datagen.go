@@ -20,6 +20,7 @@ import (
 	"arena/engines/heuristic"
 	"arena/internal/atomicfile"
 	"arena/tracker"
+	"arena/tracker/pgn"
 )
 
 // Config describes one datagen run.
@@ -318,7 +319,7 @@ func pgnSource(ctx context.Context, cfg Config, emit func(string, float64) bool)
 		if err != nil {
 			return games, err
 		}
-		r := tracker.NewPGNReader(bufio.NewReader(f))
+		r := pgn.NewReader(bufio.NewReader(f))
 		for ctx.Err() == nil {
 			g, err := r.Next()
 			if err == io.EOF {

@@ -13,7 +13,7 @@ import (
 	"github.com/notnil/chess"
 
 	"arena/engines/board"
-	"arena/tracker"
+	"arena/tracker/pgn"
 )
 
 // Config is the openings: section of an arena config: the book and how
@@ -99,7 +99,7 @@ func playable(p *board.Position) error {
 }
 
 func pgnOpenings(r io.Reader, name string, plies int) ([]Opening, error) {
-	pr := tracker.NewPGNReader(r)
+	pr := pgn.NewReader(r)
 	var ops []Opening
 	for {
 		g, err := pr.Next()

@@ -9,6 +9,7 @@ import (
 
 	"arena/arena"
 	"arena/tracker"
+	"arena/tracker/pgn"
 )
 
 func init() {
@@ -74,7 +75,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	if name != "-" {
 		// An empty file is an error before Stockfish starts (stdin is
 		// checked after the analysis instead: it cannot be read twice).
-		if _, err := tracker.NewPGNReader(in).Next(); err == io.EOF {
+		if _, err := pgn.NewReader(in).Next(); err == io.EOF {
 			fmt.Fprintf(stderr, "arena analyze: %s: no games (expected a PGN file of games)\n", name)
 			return 1
 		}
@@ -92,7 +93,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	}
 	defer judge.Close()
 
-	progress := func(g tracker.GameReport) {
+	progress := func(g tracker.AnalyzedGame) {
 		if !*quiet {
 			fmt.Fprintf(stderr, "game %d: %s - %s %s, %d plies judged\n", g.Number, g.White, g.Black, g.Result, g.Plies)
 		}

@@ -23,7 +23,7 @@ func TestAnalyzeRunBothProtocols(t *testing.T) {
 	}
 	dir := filepath.Join("..", "..", "arena", "report", "testdata", "runs", "thesis-exp1", "01-movetime-50ms")
 	recorded := recordedCPLs(t, filepath.Join(dir, "games.jsonl"))
-	reports := map[string]tracker.Report{}
+	reports := map[string]tracker.Analysis{}
 	for _, protocol := range []string{tracker.ProtocolPosition, tracker.ProtocolThesis} {
 		out := filepath.Join(t.TempDir(), protocol+".json")
 		var stdout, stderr bytes.Buffer
@@ -38,7 +38,7 @@ func TestAnalyzeRunBothProtocols(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var rep tracker.Report
+		var rep tracker.Analysis
 		if err := json.Unmarshal(data, &rep); err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +107,7 @@ func recordedCPLs(t *testing.T, path string) [][]int {
 	return out
 }
 
-func acpls(rep tracker.Report) map[string]float64 {
+func acpls(rep tracker.Analysis) map[string]float64 {
 	m := map[string]float64{}
 	for _, p := range rep.Players {
 		m[p.Name] = p.ACPL

@@ -1,4 +1,10 @@
-package tracker
+// Package pgn reads and writes PGN, the one home of both sides: the
+// reader (Reader, Read) used by the judge's `arena analyze`, the opening
+// books and datagen, and the writer (Write) behind every games.pgn and
+// last.pgn the arena writes. It sits under tracker, which is below arena,
+// so both the runner and the tracker import it; it works on
+// notnil/chess, the arena-level board (engines never need PGN).
+package pgn
 
 import (
 	"bufio"
@@ -14,9 +20,9 @@ import (
 	"arena/internal/clip"
 )
 
-// PGNGame is one game read from a PGN file: its tags and its main line as
+// Game is one game read from a PGN file: its tags and its main line as
 // UCI moves from the start position.
-type PGNGame struct {
+type Game struct {
 	Number   int               // 1-based position in the file
 	Line     int               // the line of its first tag or move
 	Tags     map[string]string // tag pairs as written
@@ -27,14 +33,14 @@ type PGNGame struct {
 }
 
 // Tag returns a tag's value, or def when the tag is missing or empty.
-func (g PGNGame) Tag(name, def string) string {
+func (g Game) Tag(name, def string) string {
 	if v := g.Tags[name]; v != "" {
 		return v
 	}
 	return def
 }
 
-// PGNReader reads games one at a time from a PGN file in export or import
+// Reader reads games one at a time from a PGN file in export or import
 // format, as written by this tool, cutechess-cli, fastchess or lichess.
 //
 // notnil/chess v1.10.0's own scanner is not used because it panics on a
@@ -44,7 +50,7 @@ func (g PGNGame) Tag(name, def string) string {
 // !, ?, !?, ...), move numbers and (nested) variations, then replays the SAN
 // moves with notnil/chess to check them and obtain UCI moves. Errors name
 // the game number and the move.
-type PGNReader struct {
+type Reader struct {
 	r      *bufio.Reader
 	number int
 	line   int  // current line, 1-based, for error messages
@@ -54,9 +60,9 @@ type PGNReader struct {
 	peeked  *token
 }
 
-// NewPGNReader reads PGN from r.
-func NewPGNReader(r io.Reader) *PGNReader {
-	return &PGNReader{r: bufio.NewReader(r), line: 1, bol: true}
+// NewReader reads PGN from r.
+func NewReader(r io.Reader) *Reader {
+	return &Reader{r: bufio.NewReader(r), line: 1, bol: true}
 }
 
 type tokenKind int
@@ -75,8 +81,8 @@ type token struct {
 }
 
 // Next returns the next game, or io.EOF after the last one.
-func (p *PGNReader) Next() (PGNGame, error) {
-	g := PGNGame{Tags: map[string]string{}}
+func (p *Reader) Next() (Game, error) {
+	g := Game{Tags: map[string]string{}}
 	started := false // a tag or a move of this game has been read
 	inMoves := false
 	var sanLines []int
@@ -84,7 +90,7 @@ func (p *PGNReader) Next() (PGNGame, error) {
 		t, err := p.token()
 		if err == io.EOF {
 			if !started {
-				return PGNGame{}, io.EOF
+				return Game{}, io.EOF
 			}
 			break
 		}
@@ -93,7 +99,7 @@ func (p *PGNReader) Next() (PGNGame, error) {
 			if !started {
 				n++
 			}
-			return PGNGame{}, fmt.Errorf("PGN game %d, line %d: %w", n, p.line, err)
+			return Game{}, fmt.Errorf("PGN game %d, line %d: %w", n, p.line, err)
 		}
 		if _, dup := g.Tags[t.text]; t.kind == tokTag && (inMoves || dup) {
 			// The previous game had no termination marker: the tag begins
@@ -124,15 +130,15 @@ func (p *PGNReader) Next() (PGNGame, error) {
 		g.Result = g.Tag("Result", "*")
 	}
 	if err := g.replay(sanLines); err != nil {
-		return PGNGame{}, err
+		return Game{}, err
 	}
 	return g, nil
 }
 
-// ReadPGN reads every game of a PGN file.
-func ReadPGN(r io.Reader) ([]PGNGame, error) {
-	p := NewPGNReader(r)
-	var games []PGNGame
+// Read reads every game of a PGN file.
+func Read(r io.Reader) ([]Game, error) {
+	p := NewReader(r)
+	var games []Game
 	for {
 		g, err := p.Next()
 		if err == io.EOF {
@@ -146,7 +152,7 @@ func ReadPGN(r io.Reader) ([]PGNGame, error) {
 }
 
 // replay checks the moves from the start position and fills Moves.
-func (g *PGNGame) replay(lines []int) error {
+func (g *Game) replay(lines []int) error {
 	where := fmt.Sprintf("PGN game %d", g.Number)
 	if ev := g.Tags["Event"]; ev != "" {
 		where += fmt.Sprintf(" (%q)", ev)
@@ -282,7 +288,7 @@ var pieceTypes = map[string]chess.PieceType{
 
 // token returns the next token of the main text; comments, escapes and NAGs
 // are consumed here, and tokens inside variations are marked.
-func (p *PGNReader) token() (token, error) {
+func (p *Reader) token() (token, error) {
 	if p.peeked != nil {
 		t := *p.peeked
 		p.peeked = nil
@@ -371,7 +377,7 @@ func symbolToken(sym string) (token, bool) {
 }
 
 // tag reads `Name "value"]` after '['.
-func (p *PGNReader) tag() (token, error) {
+func (p *Reader) tag() (token, error) {
 	line := p.line
 	rest, err := p.readUntilUnquoted(']')
 	if err != nil {
@@ -391,7 +397,7 @@ func (p *PGNReader) tag() (token, error) {
 	return token{kind: tokTag, text: name, value: val, line: line}, nil
 }
 
-func (p *PGNReader) readRune() (rune, error) {
+func (p *Reader) readRune() (rune, error) {
 	c, _, err := p.r.ReadRune()
 	if err != nil {
 		return 0, err
@@ -405,7 +411,7 @@ func (p *PGNReader) readRune() (rune, error) {
 }
 
 // unreadRune puts back the rune c just read.
-func (p *PGNReader) unreadRune(c rune) {
+func (p *Reader) unreadRune(c rune) {
 	_ = p.r.UnreadRune()
 	p.bol = p.lastBOL
 	if c == '\n' {
@@ -413,7 +419,7 @@ func (p *PGNReader) unreadRune(c rune) {
 	}
 }
 
-func (p *PGNReader) skipLine() error {
+func (p *Reader) skipLine() error {
 	for {
 		c, err := p.readRune()
 		if err != nil || c == '\n' {
@@ -425,7 +431,7 @@ func (p *PGNReader) skipLine() error {
 	}
 }
 
-func (p *PGNReader) skipUntil(end rune) error {
+func (p *Reader) skipUntil(end rune) error {
 	for {
 		c, err := p.readRune()
 		if err != nil {
@@ -440,7 +446,7 @@ func (p *PGNReader) skipUntil(end rune) error {
 	}
 }
 
-func (p *PGNReader) readUntilUnquoted(end rune) (string, error) {
+func (p *Reader) readUntilUnquoted(end rune) (string, error) {
 	var sb strings.Builder
 	quoted, escaped := false, false
 	for {
@@ -462,7 +468,7 @@ func (p *PGNReader) readUntilUnquoted(end rune) (string, error) {
 	}
 }
 
-func (p *PGNReader) readWhile(ok func(rune) bool) (string, error) {
+func (p *Reader) readWhile(ok func(rune) bool) (string, error) {
 	var sb strings.Builder
 	for {
 		c, err := p.readRune()

@@ -12,7 +12,7 @@ import (
 
 // Render prints the report as tables: one row per game, one per player, then
 // the judge's settings and cost.
-func (rep Report) Render(w io.Writer) error {
+func (rep Analysis) Render(w io.Writer) error {
 	errs := func(p PlayerStats) string {
 		return fmt.Sprintf("%d/%d/%d", p.Inaccuracies, p.Mistakes, p.Blunders)
 	}
@@ -66,7 +66,7 @@ func (rep Report) Render(w io.Writer) error {
 
 // WriteFile writes the report as indented JSON to path atomically: a
 // temporary file in the same directory, synced, then renamed over path.
-func (rep Report) WriteFile(path string) error {
+func (rep Analysis) WriteFile(path string) error {
 	data, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode report: %w", err)

@@ -1,4 +1,4 @@
-package tracker
+package pgn
 
 import (
 	"os"
@@ -11,7 +11,7 @@ import (
 // FuzzReadPGN: any text either fails with an error or gives games whose UCI
 // moves replay legally from their start position, one per SAN move.
 func FuzzReadPGN(f *testing.F) {
-	hand, err := os.ReadFile("testdata/handwritten.pgn")
+	hand, err := os.ReadFile("../testdata/handwritten.pgn")
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func FuzzReadPGN(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		games, err := ReadPGN(strings.NewReader(text))
+		games, err := Read(strings.NewReader(text))
 		if err != nil {
 			return
 		}

@@ -1,4 +1,4 @@
-package tracker
+package pgn
 
 import (
 	"os"
@@ -7,14 +7,14 @@ import (
 	"testing"
 )
 
-func readTestPGN(t testing.TB) []PGNGame {
+func readTestPGN(t testing.TB) []Game {
 	t.Helper()
-	f, err := os.Open("testdata/handwritten.pgn")
+	f, err := os.Open("../testdata/handwritten.pgn")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	games, err := ReadPGN(f)
+	games, err := Read(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestReadPGNVariants(t *testing.T) {
 		{"escaped quote in a tag", "[Event \"a \\\"b\\\" c\"]\n1. e4 *", [][]string{{"e2e4"}}},
 	}
 	for _, c := range cases {
-		games, err := ReadPGN(strings.NewReader(c.pgn))
+		games, err := Read(strings.NewReader(c.pgn))
 		if err != nil {
 			t.Errorf("%s: %v", c.name, err)
 			continue
@@ -91,7 +91,7 @@ func TestReadPGNVariants(t *testing.T) {
 			t.Errorf("%s: moves %v, want %v", c.name, got, c.moves)
 		}
 	}
-	games, _ := ReadPGN(strings.NewReader("[Event \"a \\\"b\\\" c\"]\n1. e4 *"))
+	games, _ := Read(strings.NewReader("[Event \"a \\\"b\\\" c\"]\n1. e4 *"))
 	if len(games) == 1 && games[0].Tags["Event"] != `a "b" c` {
 		t.Errorf("escaped tag value = %q", games[0].Tags["Event"])
 	}
@@ -117,7 +117,7 @@ func TestReadPGNErrors(t *testing.T) {
 		{"null move", "1. e4 -- *", []string{"null moves"}},
 	}
 	for _, c := range cases {
-		_, err := ReadPGN(strings.NewReader(c.pgn))
+		_, err := Read(strings.NewReader(c.pgn))
 		if err == nil {
 			t.Errorf("%s: no error", c.name)
 			continue
