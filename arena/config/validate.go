@@ -16,16 +16,7 @@ var topKeys = []string{"name", "format", "games", "pairs", "max_moves", "game_en
 	"anchor", "openings", "sprt", "judge", "output", "sweep"}
 
 func (d *decoder) config(n *yaml.Node, c *Config) error {
-	c.Games = DefaultGames
-	c.Concurrency = 1
-	c.MaxMoves = DefaultMaxMoves
-	c.GameEnd = GameEndClaim
-	c.Seed = DefaultSeed
-	c.TimeMargin = Duration(DefaultTimeMargin)
-	c.MoveTimeout = Duration(DefaultMoveTimeout)
-	c.Judge = JudgeConfig{JudgeConfig: tracker.JudgeConfig{}.WithDefaults()}
-	c.Output = OutputConfig{Dir: DefaultOutputDir}
-	c.Pairs = DefaultPairs
+	setDefaults(c)
 	var enginesNode, formatNode, anchorNode *yaml.Node
 	var overrides []*limitsSpec
 	err := d.mapping(n, "", topKeys, func(key string, v *yaml.Node) error {
@@ -90,6 +81,33 @@ func (d *decoder) config(n *yaml.Node, c *Config) error {
 	if err != nil {
 		return err
 	}
+	if err := d.engineLimits(n, enginesNode, c, overrides); err != nil {
+		return err
+	}
+	if c.Name == "" {
+		c.Name = strings.TrimSuffix(filepath.Base(d.file), filepath.Ext(d.file))
+	}
+	return d.tournament(n, c, formatNode, anchorNode)
+}
+
+// setDefaults fills in what a config file may leave out.
+func setDefaults(c *Config) {
+	c.Games = DefaultGames
+	c.Concurrency = 1
+	c.MaxMoves = DefaultMaxMoves
+	c.GameEnd = GameEndClaim
+	c.Seed = DefaultSeed
+	c.TimeMargin = Duration(DefaultTimeMargin)
+	c.MoveTimeout = Duration(DefaultMoveTimeout)
+	c.Judge = JudgeConfig{JudgeConfig: tracker.JudgeConfig{}.WithDefaults()}
+	c.Output = OutputConfig{Dir: DefaultOutputDir}
+	c.Pairs = DefaultPairs
+}
+
+// engineLimits checks that there are at least two engines and gives each
+// its limits: the global ones with the engine's own overrides on top, which
+// must bound the search.
+func (d *decoder) engineLimits(n, enginesNode *yaml.Node, c *Config, overrides []*limitsSpec) error {
 	if enginesNode == nil {
 		return d.errorf(n, "engines", "missing (expected a list of at least 2 engines)")
 	}
@@ -111,10 +129,7 @@ func (d *decoder) config(n *yaml.Node, c *Config) error {
 			return d.errorf(node, path, "engine %q has no limits (set limits: {movetime: 1s} or nodes, depth, tc, globally or for this engine)", e.Name)
 		}
 	}
-	if c.Name == "" {
-		c.Name = strings.TrimSuffix(filepath.Base(d.file), filepath.Ext(d.file))
-	}
-	return d.tournament(n, c, formatNode, anchorNode)
+	return nil
 }
 
 // tournament checks the keys that depend on the engines: the format, the
