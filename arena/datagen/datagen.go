@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"arena/engines"
@@ -129,19 +128,10 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 	}
 	var st Stats
 	start := time.Now()
-	seen, err := prepareOutput(cfg)
+	seen, existing, err := seenPositions(cfg)
+	st.Existing = existing
 	if err != nil {
 		return st, err
-	}
-	st.Existing = len(seen)
-	for _, path := range cfg.Exclude {
-		fens, err := excludedFENs(path)
-		if err != nil {
-			return st, fmt.Errorf("exclude: %w", err)
-		}
-		for _, fen := range fens {
-			seen[positionKey(fen)] = true
-		}
 	}
 	want := cfg.MaxPositions - st.Existing
 	if want <= 0 {
@@ -187,70 +177,16 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 			games, srcErr = gameSource(ctx, cfg, emit)
 		}
 	}()
-	var wg sync.WaitGroup
-	var labelErr error
-	var once sync.Once
-	for range cfg.Judge.Workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range todo {
-				ev, err := judge.Evaluate(ctx, c.fen)
-				if err != nil {
-					if ctx.Err() == nil {
-						once.Do(func() { labelErr = fmt.Errorf("label %s: %w", c.fen, err); cancel() })
-					}
-					return
-				}
-				select {
-				case done <- record(c, ev, cfg.Judge.MateScore):
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
-	}
-	go func() { wg.Wait(); close(done) }()
+	labelErr := label(ctx, cancel, judge, cfg, todo, done)
 
-	w := bufio.NewWriter(f)
-	pending := 0
-	flush := func() error {
-		if err := w.Flush(); err != nil {
-			return err
-		}
-		pending = 0
-		return f.Sync()
-	}
-	total := cfg.MaxPositions
-	lastReport := time.Now()
-	for rec := range done {
-		if _, err := w.WriteString(rec.String() + "\n"); err != nil {
-			return st, fmt.Errorf("write %s: %w", cfg.Out, err)
-		}
-		st.Written++
-		pending++
-		if pending >= cfg.ChunkSize {
-			if err := flush(); err != nil {
-				return st, fmt.Errorf("write %s: %w", cfg.Out, err)
-			}
-		}
-		if cfg.Progress != nil && time.Since(lastReport) >= 2*time.Second {
-			lastReport = time.Now()
-			rate := float64(st.Written) / time.Since(start).Seconds()
-			left := total - st.Existing - st.Written
-			eta := time.Duration(float64(left)/rate) * time.Second
-			fmt.Fprintf(cfg.Progress, "datagen: %d/%d positions, %.1f/s, ETA %s\n",
-				st.Existing+st.Written, total, rate, eta.Round(time.Second))
-		}
-	}
-	if err := flush(); err != nil {
+	if err := writeRecords(f, cfg, done, &st, start); err != nil {
 		return st, fmt.Errorf("write %s: %w", cfg.Out, err)
 	}
 	st.Games = games
 	st.Evaluated = judge.Evaluations()
 	st.Elapsed = time.Since(start)
-	if labelErr != nil {
-		return st, labelErr
+	if err := labelErr(); err != nil {
+		return st, err
 	}
 	if srcErr != nil && !errors.Is(srcErr, context.Canceled) {
 		return st, srcErr
