@@ -80,6 +80,15 @@ func PositionKey(pos *chess.Position) string {
 	return f[0] + " " + f[1] + " " + f[2] + " " + ep
 }
 
+// FENKey is PositionKey of the position a FEN describes.
+func FENKey(fen string) (string, error) {
+	opt, err := chess.FEN(fen)
+	if err != nil {
+		return "", err
+	}
+	return PositionKey(chess.NewGame(opt).Position()), nil
+}
+
 // terminalEval scores a position where the game is over by rule, so that
 // Stockfish (which answers such positions with "bestmove (none)" and a bare
 // "score mate 0" or "score cp 0") is never asked: checkmate is Mate(0) for the

@@ -137,10 +137,10 @@ func Generate(ctx context.Context, cfg Config, progress func(Stats)) ([]Position
 			return out, st, err
 		case pos == nil:
 			st.Ended++
-		case seen[positionKey(pos)]:
+		case seen[tracker.PositionKey(pos)]:
 			st.Duplicates++
 		default:
-			seen[positionKey(pos)] = true
+			seen[tracker.PositionKey(pos)] = true
 			ev, err := judge.Evaluate(ctx, pos.String())
 			if err != nil {
 				return out, st, err
@@ -236,12 +236,6 @@ func (g *generator) sensible(ctx context.Context, pos *chess.Position, moves []*
 		}
 	}
 	return out, nil
-}
-
-// positionKey identifies a position for duplicates: the FEN without the
-// move counters.
-func positionKey(pos *chess.Position) string {
-	return strings.Join(strings.Fields(pos.String())[:4], " ")
 }
 
 // WriteEPD writes the positions as EPD lines (the four position fields, then

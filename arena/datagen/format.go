@@ -24,6 +24,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"arena/tracker"
 )
 
 // Header is the first line of a data file.
@@ -116,12 +118,14 @@ func ReadFile(path string) ([]Record, error) {
 	return Read(f, path)
 }
 
-// positionKey identifies a position for deduplication: the FEN without the
-// move counters.
+// positionKey identifies a position for deduplication: tracker.PositionKey,
+// the key the arena's repetitions and the judge's cache use. A FEN that does
+// not parse is its own key: it cannot repeat a legal position, and the
+// labelling step rejects it with its error.
 func positionKey(fen string) string {
-	f := strings.Fields(fen)
-	if len(f) > 4 {
-		f = f[:4]
+	k, err := tracker.FENKey(fen)
+	if err != nil {
+		return fen
 	}
-	return strings.Join(f, " ")
+	return k
 }
