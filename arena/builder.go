@@ -31,6 +31,7 @@ type summaryBuilder struct {
 // engineAcc is the running sums of one engine's moves.
 type engineAcc struct {
 	time, nodes, depth, sel, ram float64
+	depthMoves                   float64 // the moves depth and sel sum over: those without a mate score
 	judge                        tracker.PlayerStats
 	judged                       bool
 	medTime, medNodes            medianSketch
@@ -126,6 +127,12 @@ func (b *summaryBuilder) add(g *GameRecord) {
 	}
 	s.Games = append(s.Games, gs)
 	s.GamesPlayed++
+	if g.Adjudication != "" {
+		if s.Adjudications == nil {
+			s.Adjudications = map[string]int{}
+		}
+		s.Adjudications[g.Adjudication]++
+	}
 	if g.WhiteStats != nil {
 		s.Judge.Evaluations += g.JudgeEvals
 		s.Judge.JudgedPlies += len(g.Moves)
@@ -137,8 +144,18 @@ func (b *summaryBuilder) add(g *GameRecord) {
 		es.Moves++
 		a.time += m.Time
 		a.nodes += float64(m.Nodes)
-		a.depth += float64(m.Depth)
-		a.sel += float64(m.SelDepth)
+		// A mate score's depth measures the mate proof, not the search:
+		// Stockfish, once it has proved a mate, runs its iterations up to
+		// depth 245 in no time, which made its average depth read 33 where
+		// its searches reach 20. Those moves are left out of the depth
+		// averages and counted instead.
+		if m.Mate != 0 {
+			es.MateMoves++
+		} else {
+			a.depth += float64(m.Depth)
+			a.sel += float64(m.SelDepth)
+			a.depthMoves++
+		}
 		a.ram += m.PeakMB
 		a.medTime.add(m.Time)
 		a.medNodes.add(float64(m.Nodes))
@@ -216,8 +233,11 @@ func (b *summaryBuilder) summary() *Summary {
 			es.ScorePct = 100 * es.Points / float64(es.Games)
 		}
 		if n := float64(es.Moves); n > 0 {
-			es.AvgTime, es.AvgNodes, es.AvgDepth, es.AvgSelDep, es.AvgRAMMB = a.time/n, a.nodes/n, a.depth/n, a.sel/n, a.ram/n
+			es.AvgTime, es.AvgNodes, es.AvgRAMMB = a.time/n, a.nodes/n, a.ram/n
 			es.MedianTime, es.MedianNodes = a.medTime.median(), a.medNodes.median()
+		}
+		if a.depthMoves > 0 {
+			es.AvgDepth, es.AvgSelDep = a.depth/a.depthMoves, a.sel/a.depthMoves
 		}
 		if a.time > 0 {
 			es.NPS = a.nodes / a.time

@@ -124,3 +124,25 @@ sweep: {max_moves: [2, 4]}
 		t.Errorf("resume of a sweep as a run: %v", err)
 	}
 }
+
+// Moves with a mate score are left out of the depth averages: Stockfish
+// reports depth 245 once it has proved a mate.
+func TestDepthAverageLeavesOutMates(t *testing.T) {
+	cfg := writeConfig(t, "judge: off\nlimits: {depth: 20}\nengines: [{name: A, engine: heuristic}, {name: B, engine: heuristic}]\n")
+	b := newSummaryBuilder(cfg, runInfo{planned: 1})
+	b.add(&GameRecord{Game: 1, White: "A", Black: "B", Result: "1-0", Termination: TermNormal, Moves: []MoveRecord{
+		{Ply: 1, Engine: "A", Depth: 20, SelDepth: 30, ScoreCP: 40},
+		{Ply: 2, Engine: "B", Depth: 18, SelDepth: 25, ScoreCP: -40},
+		{Ply: 3, Engine: "A", Depth: 22, SelDepth: 32, ScoreCP: 300},
+		{Ply: 4, Engine: "B", Depth: 19, SelDepth: 26, Mate: -2},
+		{Ply: 5, Engine: "A", Depth: 245, SelDepth: 4, Mate: 1},
+	}})
+	s := b.summary()
+	a, k := s.Engines[0], s.Engines[1]
+	if a.Moves != 3 || a.MateMoves != 1 || a.AvgDepth != 21 || a.AvgSelDep != 31 {
+		t.Errorf("A: %d moves, %d mate moves, avg depth %v, seldepth %v; want 3, 1, 21, 31", a.Moves, a.MateMoves, a.AvgDepth, a.AvgSelDep)
+	}
+	if k.Moves != 2 || k.MateMoves != 1 || k.AvgDepth != 18 {
+		t.Errorf("B: %d moves, %d mate moves, avg depth %v; want 2, 1, 18", k.Moves, k.MateMoves, k.AvgDepth)
+	}
+}

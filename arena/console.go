@@ -13,6 +13,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"arena/arena/config"
@@ -30,15 +31,24 @@ func writeMatchConfig(w io.Writer, cfg *config.Config, date time.Time, games int
 	fmt.Fprintf(w, "Format: %s\n", formatLine(cfg))
 	fmt.Fprintf(w, "Games: %d\n", games)
 	fmt.Fprintf(w, "Time Limit: %s\n", timeLimitLine(cfg))
-	if cfg.MaxMoves > 0 {
-		fmt.Fprintf(w, "Max Moves: %d plies (then adjudicated a draw)\n", cfg.MaxMoves)
-	} else {
-		fmt.Fprintln(w, "Max Moves: none")
+	fmt.Fprintf(w, "Max Moves: %s\n", MaxMovesNote(cfg))
+	if a := cfg.Adjudicate.Draw; a != nil {
+		fmt.Fprintf(w, "Draw Adjudication: both scores within %d cp for %d moves each, from move %d\n", a.Score, a.MoveCount, a.MoveNumber)
+	}
+	if a := cfg.Adjudicate.Resign; a != nil {
+		how := "an engine's own score"
+		if a.TwoSided {
+			how = "both engines agreeing"
+		}
+		fmt.Fprintf(w, "Resign Adjudication: %s at -%d cp or worse for %d moves\n", how, a.Score, a.MoveCount)
 	}
 	if cfg.GameEnd == config.GameEndFivefold {
 		fmt.Fprintln(w, "Game End: fivefold (no draw claimed: played on to fivefold repetition and 75 moves)")
 	}
 	fmt.Fprintf(w, "Openings: %s\n", openingsLine(cfg))
+	if line := coloursLine(cfg); line != "" {
+		fmt.Fprintf(w, "Colours: %s\n", line)
+	}
 	if s := cfg.SPRT; s != nil {
 		unit := "W-D-L"
 		if cfg.Pairs {
@@ -58,6 +68,19 @@ func writeMatchConfig(w io.Writer, cfg *config.Config, date time.Time, games int
 	if dir != "" {
 		fmt.Fprintf(w, "Output: %s\n", dir)
 	}
+}
+
+// MaxMovesNote says loudly that max_moves counts plies, where fastchess's
+// and cutechess-cli's -maxmoves count full moves.
+func MaxMovesNote(cfg *config.Config) string {
+	if cfg.MaxMoves <= 0 {
+		return "none"
+	}
+	full := fmt.Sprintf("%d full moves", cfg.MaxMoves/2)
+	if cfg.MaxMoves%2 == 1 {
+		full = fmt.Sprintf("%.1f full moves", float64(cfg.MaxMoves)/2)
+	}
+	return fmt.Sprintf("%d plies = %s (then adjudicated a draw; max_moves counts plies, fastchess/cutechess -maxmoves counts full moves)", cfg.MaxMoves, full)
 }
 
 // formatLine describes the tournament format and its pairings.
@@ -193,6 +216,14 @@ type progress struct {
 	start    time.Time
 	done0    int // games finished before this session (resume)
 	lineLen  int
+	// width is the terminal's width in columns: the live line is cut to
+	// one column less, so that it never wraps (a wrapped line is not
+	// erased by \r and leaves a stale row per update). 0: 80.
+	width int
+	// plies played in the games finished this session, for the ETA.
+	// Written when a game is reported, read by the live line (another
+	// goroutine).
+	plies atomic.Int64
 }
 
 func (p *progress) clear() {
@@ -207,23 +238,43 @@ func (p *progress) live(done int, s *Summary, game, ply int) {
 	if !p.terminal {
 		return
 	}
-	line := fmt.Sprintf("[%d/%d games] game %d ply %d | %s | %s", done, p.total, game, ply, scoreLine(s), p.eta(done))
+	line := fmt.Sprintf("[%d/%d games] game %d ply %d | %s | %s", done, p.total, game, ply, scoreLine(s), p.eta(done, ply, time.Since(p.start)))
+	line = cutLine(line, p.width)
 	fmt.Fprint(p.w, "\r\033[K"+line)
 	p.lineLen = len(line)
 }
 
-func (p *progress) eta(done int) string {
-	elapsed := time.Since(p.start)
-	s := "elapsed " + elapsed.Round(time.Second).String()
-	if n := done - p.done0; n > 0 && done < p.total {
-		left := time.Duration(float64(elapsed) / float64(n) * float64(p.total-done))
-		s += ", ETA " + left.Round(time.Second).String()
+// cutLine cuts line to width-1 columns (runes), 80 when width is 0.
+func cutLine(line string, width int) string {
+	if width <= 0 {
+		width = 80
 	}
-	return s
+	r := []rune(line)
+	if len(r) < width {
+		return line
+	}
+	return string(r[:max(width-1, 0)])
+}
+
+// eta is the elapsed time and, once a game of this session has finished,
+// the time left estimated from plies: the time per ply played so far
+// (the current game's ply plies included) times the plies left, the
+// unplayed games counted at the finished games' mean length. Counting
+// games only would make the estimate grow with every ply of a long game.
+func (p *progress) eta(done, ply int, elapsed time.Duration) string {
+	s := "elapsed " + elapsed.Round(time.Second).String()
+	n, plies := done-p.done0, float64(p.plies.Load())
+	if n <= 0 || done >= p.total || plies+float64(ply) <= 0 {
+		return s
+	}
+	perPly := float64(elapsed) / (plies + float64(ply))
+	left := max(plies/float64(n)*float64(p.total-done)-float64(ply), 0)
+	return s + ", ETA " + time.Duration(perPly*left).Round(time.Second).String()
 }
 
 // gameDone reports a finished game.
 func (p *progress) gameDone(g *GameRecord, s *Summary) {
+	p.plies.Add(int64(g.Plies))
 	if p.terminal {
 		p.clear()
 	}

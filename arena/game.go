@@ -37,6 +37,7 @@ type game struct {
 	reps    map[string]int // occurrences of each position, for threefold repetition
 	clock   [2]time.Duration
 	made    [2]int // moves made per side, for the time control's periods
+	adj     adjudicator
 	rec     *GameRecord
 }
 
@@ -48,6 +49,7 @@ func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply in
 		cfg:  r.cfg,
 		eng:  [2]config.EngineConfig{r.cfg.Engines[spec.White], r.cfg.Engines[spec.Black]},
 		reps: map[string]int{},
+		adj:  adjudicator{rules: r.cfg.Adjudicate},
 		rec: &GameRecord{
 			Game:  spec.Number,
 			White: r.cfg.Engines[spec.White].Name,
@@ -78,7 +80,10 @@ func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply in
 	defer func() { g.rec.Duration = time.Since(started).Seconds() }()
 
 	for s, p := range g.players {
-		if err := p.start(ctx, r.binary, r.cfg.TimeMargin.D()); err != nil {
+		if p.cfg.Restart == config.RestartOn && !p.fresh {
+			p.stop()
+		}
+		if err := p.start(ctx, r.binary, engineMargin(p.cfg, r.cfg.TimeMargin)); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -124,12 +129,23 @@ func (g *game) over() bool {
 		g.finish(-1, TermNormal, fmt.Sprintf("Draw by %d-fold repetition", g.repetitions()))
 	case pos.HalfMoveClock() >= 2*g.moveRule():
 		g.finish(-1, TermNormal, fmt.Sprintf("Draw by %s moves rule", map[int]string{50: "fifty", 75: "seventy-five"}[g.moveRule()]))
-	case g.cfg.MaxMoves > 0 && len(g.moves) >= g.cfg.MaxMoves:
-		g.finish(-1, TermAdjudicated, fmt.Sprintf("Draw by adjudication: max moves (%d plies)", g.cfg.MaxMoves))
 	default:
-		return false
+		return g.adjudicated()
 	}
 	return true
+}
+
+// adjudicated ends the game by the adjudication rules, max_moves last.
+func (g *game) adjudicated() bool {
+	winner, rule, reason, ok := g.adj.verdict(len(g.moves))
+	if !ok && g.cfg.MaxMoves > 0 && len(g.moves) >= g.cfg.MaxMoves {
+		winner, rule, reason, ok = -1, config.AdjudicateMaxMoves, fmt.Sprintf("Draw by adjudication: max moves (%d plies)", g.cfg.MaxMoves), true
+	}
+	if ok {
+		g.finish(winner, TermAdjudicated, reason)
+		g.rec.Adjudication = rule
+	}
+	return ok
 }
 
 // repetitions is how often a position must occur to end the game.
@@ -233,7 +249,7 @@ func (g *game) lose(side int, termination, reason string) { g.finish(1-side, ter
 func (g *game) limits(side int) (engines.Limits, time.Duration) {
 	l := g.eng[side].Limits
 	lim := engines.Limits{MoveTime: l.MoveTime.D(), Nodes: l.Nodes, Depth: l.Depth}
-	margin := g.cfg.TimeMargin.D()
+	margin := engineMargin(g.eng[side], g.cfg.TimeMargin)
 	if l.TC != nil {
 		lim.WTime, lim.BTime = g.clock[0], g.clock[1]
 		for s, inc := range []*time.Duration{&lim.WInc, &lim.BInc} {
@@ -289,6 +305,7 @@ func (r *runner) playMove(ctx context.Context, g *game) error {
 			g.clock[side] += tc.Base
 		}
 	}
+	g.adj.add(side, res.Score.CP, res.Score.Mate, g.pos.HalfMoveClock() == 0)
 	rss, peak := p.memory()
 	g.rec.Moves = append(g.rec.Moves, MoveRecord{
 		Ply:      len(g.moves),

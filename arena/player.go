@@ -22,7 +22,11 @@ import (
 type player struct {
 	cfg    config.EngineConfig
 	client *uci.Client
-	id     string // the engine's UCI "id name", once started
+	id     string   // the engine's UCI "id name", once started
+	log    *os.File // the process's UCI traffic log (with log:)
+	// fresh: the process has played no game yet (restart: on replaces
+	// only a used one, not the one started before the first game).
+	fresh bool
 	// infoDropped and firstDropped add up the info values the clients of
 	// the engine's processes so far dropped as absurd (see infoWarning).
 	infoDropped  int
@@ -36,7 +40,7 @@ type player struct {
 func clientConfig(e config.EngineConfig, arenaBinary string, margin time.Duration) uci.ClientConfig {
 	watchdog := margin + time.Second
 	if !e.Builtin() {
-		return uci.ClientConfig{Command: e.Command, Args: e.Args, Options: e.Options, SearchMargin: watchdog}
+		return uci.ClientConfig{Command: e.Command, Args: e.Args, Dir: e.Workdir, Options: e.Options, SearchMargin: watchdog}
 	}
 	args := []string{"uci", e.Engine}
 	names := make([]string, 0, len(e.Options))
@@ -47,7 +51,7 @@ func clientConfig(e config.EngineConfig, arenaBinary string, margin time.Duratio
 	for _, n := range names {
 		args = append(args, "--option", n+"="+e.Options[n])
 	}
-	return uci.ClientConfig{Command: arenaBinary, Args: args, SearchMargin: watchdog}
+	return uci.ClientConfig{Command: arenaBinary, Args: args, Dir: e.Workdir, SearchMargin: watchdog}
 }
 
 // start runs the engine's process unless it is already running.
@@ -56,14 +60,23 @@ func (p *player) start(ctx context.Context, arenaBinary string, margin time.Dura
 		return nil
 	}
 	p.stop()
-	c, err := uci.Start(ctx, clientConfig(p.cfg, arenaBinary, margin))
+	cc := clientConfig(p.cfg, arenaBinary, margin)
+	if p.cfg.Log != "" {
+		f, err := createLog(p.cfg.Log, p.cfg.Name)
+		if err != nil {
+			return fmt.Errorf("engine %q: %w", p.cfg.Name, err)
+		}
+		fmt.Fprintf(f, "# engine %s: %s %s (> to the engine, < from it)\n", p.cfg.Name, cc.Command, strings.Join(cc.Args, " "))
+		p.log, cc.Log = f, f
+	}
+	c, err := uci.Start(ctx, cc)
 	if err != nil {
 		if p.cfg.Builtin() {
 			return fmt.Errorf("engine %q (built-in %s via %s uci): %w", p.cfg.Name, p.cfg.Engine, arenaBinary, err)
 		}
 		return fmt.Errorf("engine %q: %w", p.cfg.Name, err)
 	}
-	p.client = c
+	p.client, p.fresh = c, true
 	p.id = c.Name()
 	return nil
 }
@@ -74,6 +87,10 @@ func (p *player) stop() {
 		p.infoDropped, p.firstDropped = p.droppedSoFar()
 		p.client.Close()
 		p.client = nil
+	}
+	if p.log != nil {
+		p.log.Close()
+		p.log = nil
 	}
 }
 
@@ -146,7 +163,10 @@ func procStatus(pid int, fields ...string) ([]uint64, error) {
 }
 
 // newGame tells the engine a new game starts (UCI ucinewgame).
-func (p *player) newGame() { p.client.NewGame() }
+func (p *player) newGame() {
+	p.fresh = false
+	p.client.NewGame()
+}
 
 // search asks the engine for a move.
 func (p *player) search(ctx context.Context, pos engines.Position, lim engines.Limits) (engines.Result, error) {

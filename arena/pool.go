@@ -131,7 +131,7 @@ func newMatch(ctx context.Context, cfg *config.Config, opt Options) (_ *match, e
 	}
 	for _, r := range m.workers {
 		for _, p := range r.players {
-			if err := p.start(ctx, r.binary, cfg.TimeMargin.D()); err != nil {
+			if err := p.start(ctx, r.binary, engineMargin(p.cfg, cfg.TimeMargin)); err != nil {
 				return nil, err
 			}
 			m.ids[p.cfg.Name] = p.id
@@ -222,7 +222,7 @@ func (m *match) open(ctx context.Context, dir string) error {
 	if err := m.out.install(); err != nil {
 		return err
 	}
-	m.prog = &progress{w: m.stdout, terminal: m.opt.Terminal, total: m.total, start: time.Now(), done0: m.b.s.GamesPlayed}
+	m.prog = &progress{w: m.stdout, terminal: m.opt.Terminal, width: m.opt.Width, total: m.total, start: time.Now(), done0: m.b.s.GamesPlayed}
 	return m.writeSummaries(m.b.summary(), true)
 }
 

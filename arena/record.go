@@ -24,18 +24,21 @@ type GameRecord struct {
 	Black string `json:"black"`
 	// Pair numbers the game pairs of the schedule (1-based; the two games
 	// of a pair share an opening with the colours swapped); 0: unpaired.
-	Pair        int          `json:"pair,omitempty"`
-	WhiteID     string       `json:"white_id,omitempty"` // the engines' UCI id names
-	BlackID     string       `json:"black_id,omitempty"`
-	Opening     string       `json:"opening,omitempty"`
-	FEN         string       `json:"fen,omitempty"` // start position; empty: the standard one
-	Result      string       `json:"result"`        // "1-0", "0-1", "1/2-1/2"
-	Termination string       `json:"termination"`   // PGN Termination tag value
-	Reason      string       `json:"reason"`        // e.g. "White mates", "Black loses on time"
-	Plies       int          `json:"plies"`
-	Start       time.Time    `json:"start"`
-	Duration    float64      `json:"duration_s"`
-	Moves       []MoveRecord `json:"moves"`
+	Pair        int    `json:"pair,omitempty"`
+	WhiteID     string `json:"white_id,omitempty"` // the engines' UCI id names
+	BlackID     string `json:"black_id,omitempty"`
+	Opening     string `json:"opening,omitempty"`
+	FEN         string `json:"fen,omitempty"` // start position; empty: the standard one
+	Result      string `json:"result"`        // "1-0", "0-1", "1/2-1/2"
+	Termination string `json:"termination"`   // PGN Termination tag value
+	Reason      string `json:"reason"`        // e.g. "White mates", "Black loses on time"
+	// Adjudication is the rule that ended an adjudicated game
+	// (AdjudicateDraw, AdjudicateResign or AdjudicateMaxMoves).
+	Adjudication string       `json:"adjudication,omitempty"`
+	Plies        int          `json:"plies"`
+	Start        time.Time    `json:"start"`
+	Duration     float64      `json:"duration_s"`
+	Moves        []MoveRecord `json:"moves"`
 	// WhiteStats and BlackStats are the judge's per-side verdict (nil when
 	// the judge is off or failed; JudgeError then says why).
 	WhiteStats *tracker.PlayerStats `json:"white_judge,omitempty"`

@@ -34,6 +34,9 @@ type Options struct {
 	Stdout io.Writer
 	// Terminal enables the live progress line (stdout is a terminal).
 	Terminal bool
+	// Width is the terminal's width in columns (0: 80); the live line
+	// is cut to fit.
+	Width int
 	// Concurrency, when above 0, overrides the config's concurrency.
 	Concurrency int
 	// Shard restricts the run to one shard of the schedule (zero: all).

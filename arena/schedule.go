@@ -101,7 +101,7 @@ func (s *scheduleIter) step() (gameSpec, bool) {
 	}
 	s.number++
 	g := gameSpec{Number: s.number, White: p[0], Black: p[1]}
-	if s.i%2 == 1 {
+	if swapped(s.cfg, s.i) {
 		g.White, g.Black = p[1], p[0]
 	}
 	if paired {

@@ -2,7 +2,9 @@ package arena
 
 import (
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 
 	"arena/arena/config"
 	"arena/arena/openings"
@@ -102,5 +104,40 @@ func TestSweepX(t *testing.T) {
 	}
 	if x := sweepX("40/60+1"); x != nil {
 		t.Errorf("sweepX of a time control = %v, want nil", *x)
+	}
+}
+
+// reverse starts each pairing with its second engine as White; noswap
+// keeps one engine White in every game.
+func TestScheduleColours(t *testing.T) {
+	ops := []openings.Opening{{FEN: "a"}, {FEN: "b"}}
+	for _, tc := range []struct {
+		noswap, reverse bool
+		whites          string
+	}{
+		{false, false, "ABAB"},
+		{false, true, "BABA"},
+		{true, false, "AAAA"},
+		{true, true, "BBBB"},
+	} {
+		cfg := &config.Config{Games: 4, Pairs: true, NoSwap: tc.noswap, Reverse: tc.reverse, Openings: &openings.Config{Order: "sequential", Start: 1},
+			Engines: []config.EngineConfig{{Name: "A"}, {Name: "B"}}}
+		whites, fens := "", ""
+		for _, g := range schedule(cfg, ops) {
+			whites += cfg.Engines[g.White].Name
+			fens += g.Opening.FEN
+		}
+		if whites != tc.whites || fens != "aabb" {
+			t.Errorf("noswap %v reverse %v: White %s, openings %s; want %s, aabb", tc.noswap, tc.reverse, whites, fens, tc.whites)
+		}
+	}
+	cfg, err := config.Parse("c.yaml", []byte("noswap: true\nreverse: true\nlimits: {depth: 1}\nengines: [{engine: heuristic}, {engine: heuristic, name: h2}]\n"))
+	if err != nil || !cfg.NoSwap || !cfg.Reverse {
+		t.Fatalf("noswap/reverse not read: %v", err)
+	}
+	var b strings.Builder
+	writeMatchConfig(&b, cfg, time.Now(), 2, "")
+	if !strings.Contains(b.String(), "Colours: h2 White in every game (noswap, reverse)") {
+		t.Errorf("header lacks the colours:\n%s", b.String())
 	}
 }

@@ -36,16 +36,19 @@ type Summary struct {
 	Complete bool      `json:"complete"`
 	// Stopped says why a complete match ended before its schedule (an
 	// SPRT decided); empty otherwise.
-	Stopped      string          `json:"stopped,omitempty"`
-	GamesPlanned int             `json:"games_planned"`
-	GamesPlayed  int             `json:"games_played"`
-	MaxMoves     int             `json:"max_moves"`
-	TimeMargin   string          `json:"time_margin"`
-	Openings     string          `json:"openings,omitempty"`
-	GamePairs    bool            `json:"game_pairs"` // the config's pairs: games 2k-1 and 2k of a pairing share an opening
-	Judge        JudgeSummary    `json:"judge"`
-	Versions     Versions        `json:"versions"`
-	Engines      []EngineSummary `json:"engines"`
+	Stopped      string `json:"stopped,omitempty"`
+	GamesPlanned int    `json:"games_planned"`
+	GamesPlayed  int    `json:"games_played"`
+	MaxMoves     int    `json:"max_moves"`
+	TimeMargin   string `json:"time_margin"`
+	Openings     string `json:"openings,omitempty"`
+	GamePairs    bool   `json:"game_pairs"` // the config's pairs: games 2k-1 and 2k of a pairing share an opening
+	// Adjudications counts the adjudicated games by rule (draw, resign,
+	// max_moves).
+	Adjudications map[string]int  `json:"adjudications,omitempty"`
+	Judge         JudgeSummary    `json:"judge"`
+	Versions      Versions        `json:"versions"`
+	Engines       []EngineSummary `json:"engines"`
 	// Pairs holds the Elo difference of the first engine of each pairing
 	// over the second, with its 95% interval and LOS.
 	Pairs []PairSummary `json:"pairs"`
@@ -137,8 +140,11 @@ type EngineSummary struct {
 	MedianTime  float64 `json:"median_time_s"`
 	MedianNodes float64 `json:"median_nodes"`
 	NPS         float64 `json:"nps"`
-	AvgDepth    float64 `json:"avg_depth"`
-	AvgSelDep   float64 `json:"avg_seldepth"`
+	// AvgDepth and AvgSelDep are over the moves without a mate score;
+	// MateMoves counts the moves left out (see engineAcc).
+	AvgDepth  float64 `json:"avg_depth"`
+	MateMoves int     `json:"mate_moves"`
+	AvgSelDep float64 `json:"avg_seldepth"`
 	// AvgRAMMB is the mean over the engine's moves of its process's peak
 	// RSS after the move; PeakRSSMB the highest peak RSS of any of its
 	// processes (a restarted engine starts a new process).
@@ -325,6 +331,9 @@ func (s *Summary) writeResults(w io.Writer, markdown bool) error {
 	if s.RatingsError != "" {
 		fmt.Fprintf(w, "%sRatings: %s\n", bullet, s.RatingsError)
 	}
+	if line := s.adjudicationLine(); line != "" {
+		fmt.Fprintf(w, "%s%s\n", bullet, line)
+	}
 	if s.SPRT != nil {
 		if markdown {
 			fmt.Fprintln(w)
@@ -494,4 +503,21 @@ func (s *Summary) Markdown(cfg *config.Config) ([]byte, error) {
 		writeMarkdownRow(&b, row)
 	}
 	return b.Bytes(), nil
+}
+
+// adjudicationLine says how many games the adjudication rules ended
+// ("Adjudicated: 3 of 10 games (2 draw, 1 resign)"); "" when none.
+func (s *Summary) adjudicationLine() string {
+	total := 0
+	var parts []string
+	for _, rule := range []string{config.AdjudicateDraw, config.AdjudicateResign, config.AdjudicateMaxMoves} {
+		if n := s.Adjudications[rule]; n > 0 {
+			total += n
+			parts = append(parts, fmt.Sprintf("%d %s", n, rule))
+		}
+	}
+	if total == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Adjudicated: %d of %d games (%s)", total, s.GamesPlayed, strings.Join(parts, ", "))
 }

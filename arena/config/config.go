@@ -73,11 +73,16 @@ type Config struct {
 	// Pairs: consecutive games of a pairing are a game pair, one opening
 	// played with the colours swapped; false: every game takes the next
 	// opening (colours still alternate).
-	Pairs    bool `yaml:"pairs"`
+	Pairs bool `yaml:"pairs"`
+	// NoSwap and Reverse change the colours (arena/colours.go).
+	NoSwap   bool `yaml:"noswap,omitempty"`
+	Reverse  bool `yaml:"reverse,omitempty"`
 	MaxMoves int  `yaml:"max_moves"`
 	// GameEnd is GameEndClaim (threefold and fifty moves claimed at once)
 	// or GameEndFivefold (played on to fivefold repetition and 75 moves).
-	GameEnd     string         `yaml:"game_end"`
+	GameEnd string `yaml:"game_end"`
+	// Adjudicate holds the score-based draw and resign rules (adjudicate.go).
+	Adjudicate  Adjudicate     `yaml:"adjudicate,omitempty"`
 	Seed        int64          `yaml:"seed"`
 	TimeMargin  Duration       `yaml:"time_margin"`
 	MoveTimeout Duration       `yaml:"move_timeout"`
@@ -115,6 +120,14 @@ type EngineConfig struct {
 	Options  map[string]string `yaml:"options,omitempty"`
 	Resolved engines.Options   `yaml:"-"`
 	Limits   Limits            `yaml:"limits"`
+	// Engine handling (engine.go): TimeMargin overrides the config's;
+	// Workdir is the process's working directory; Restart is a Restart*
+	// policy ("" = auto); Log is the UCI traffic log directory (the
+	// config's log: when unset).
+	TimeMargin *Duration `yaml:"time_margin,omitempty"`
+	Workdir    string    `yaml:"workdir,omitempty"`
+	Restart    string    `yaml:"restart,omitempty"`
+	Log        string    `yaml:"log,omitempty"`
 }
 
 // Builtin reports whether the engine is one of arena's own engines (run as

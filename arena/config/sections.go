@@ -14,7 +14,7 @@ import (
 	"arena/tracker"
 )
 
-var engineKeys = []string{"name", "engine", "command", "args", "options", "limits"}
+var engineKeys = append([]string{"name", "engine", "command", "args", "options", "limits"}, engineHandlingKeys...)
 
 func (d *decoder) engines(n *yaml.Node, path string) ([]EngineConfig, []*limitsSpec, error) {
 	if n.Kind != yaml.SequenceNode {
@@ -55,6 +55,8 @@ func (d *decoder) engines(n *yaml.Node, path string) ([]EngineConfig, []*limitsS
 				e.Options, optNodes, err = d.options(v, kp)
 			case "limits":
 				over, err = d.limits(v, kp)
+			default:
+				err = d.engineHandling(key, v, kp, &e)
 			}
 			return err
 		})

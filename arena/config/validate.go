@@ -12,12 +12,13 @@ import (
 	"arena/tracker"
 )
 
-var topKeys = []string{"name", "format", "games", "pairs", "max_moves", "game_end", "seed", "time_margin", "move_timeout", "concurrency", "limits", "engines",
+var topKeys = []string{"name", "format", "games", "pairs", "max_moves", "game_end", "adjudicate", "noswap", "reverse", "seed", "time_margin", "move_timeout", "concurrency", "log", "limits", "engines",
 	"anchor", "openings", "sprt", "judge", "output", "sweep"}
 
 func (d *decoder) config(n *yaml.Node, c *Config) error {
 	setDefaults(c)
 	var enginesNode, formatNode, anchorNode *yaml.Node
+	var logDir string // the top-level log:, given to engines without their own
 	var overrides []*limitsSpec
 	err := d.mapping(n, "", topKeys, func(key string, v *yaml.Node) error {
 		var err error
@@ -60,6 +61,14 @@ func (d *decoder) config(n *yaml.Node, c *Config) error {
 			c.TimeMargin, err = d.duration(v, key)
 		case "move_timeout":
 			c.MoveTimeout, err = d.duration(v, key)
+		case "log":
+			logDir, err = d.logDir(v, key)
+		case "adjudicate":
+			c.Adjudicate, err = d.adjudicate(v, key)
+		case "noswap":
+			c.NoSwap, err = d.bool(v, key)
+		case "reverse":
+			c.Reverse, err = d.bool(v, key)
 		case "limits":
 			var l *limitsSpec
 			if l, err = d.limits(v, key); err == nil {
@@ -83,6 +92,11 @@ func (d *decoder) config(n *yaml.Node, c *Config) error {
 	}
 	if err := d.engineLimits(n, enginesNode, c, overrides); err != nil {
 		return err
+	}
+	for i := range c.Engines {
+		if c.Engines[i].Log == "" {
+			c.Engines[i].Log = logDir
+		}
 	}
 	if c.Name == "" {
 		c.Name = strings.TrimSuffix(filepath.Base(d.file), filepath.Ext(d.file))

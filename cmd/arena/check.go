@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"arena/arena"
 	"arena/arena/config"
 )
 
@@ -56,6 +57,7 @@ func checkConfig(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout, "---")
 		}
 		fmt.Fprint(stdout, headers[i])
+		fmt.Fprintf(stdout, "# max_moves: %s\n", arena.MaxMovesNote(c))
 		stdout.Write(data)
 	}
 	return 0

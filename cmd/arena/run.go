@@ -68,7 +68,7 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 		<-ctx.Done()
 		stop()
 	}()
-	opt := arena.Options{Binary: binary, OutDir: *out, Stdout: stdout, Terminal: isTerminal(stdout), Concurrency: *concurrency, Shard: shard}
+	opt := arena.Options{Binary: binary, OutDir: *out, Stdout: stdout, Terminal: isTerminal(stdout), Width: terminalWidth(stdout), Concurrency: *concurrency, Shard: shard}
 
 	switch {
 	case *resume != "" && arena.IsSweepDir(*resume):
@@ -111,6 +111,16 @@ func chooseShard(flagValue string, resuming bool) (arena.Shard, error) {
 	}
 	s, _, err := arena.ShardFromEnv(os.Getenv)
 	return s, err
+}
+
+// terminalWidth is stdout's width in columns, 0 when unknown.
+func terminalWidth(w io.Writer) int {
+	if f, ok := w.(*os.File); ok {
+		if cols, _, err := term.GetSize(int(f.Fd())); err == nil {
+			return cols
+		}
+	}
+	return 0
 }
 
 func isTerminal(w io.Writer) bool {

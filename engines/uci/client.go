@@ -52,6 +52,10 @@ type ClientConfig struct {
 
 	Stderr io.Writer // receives the engine's stderr; nil discards it
 
+	// Log, when set, receives every line sent to and read from the engine
+	// with a timestamp (the UCI traffic log; see logLine).
+	Log io.Writer
+
 	StartTimeout time.Duration // uciok/readyok timeout (default 10s)
 	StopGrace    time.Duration // wait for bestmove after "stop" before killing (default 1s)
 
@@ -85,7 +89,9 @@ type Client struct {
 	wmu sync.Mutex
 	w   io.Writer // the engine's stdin
 
-	lines      chan string   // the engine's stdout, one line at a time; closed at EOF
+	logMu sync.Mutex // serializes cfg.Log between the reader and senders
+
+	lines      chan outLine  // the engine's stdout, one line at a time; closed at EOF
 	readErr    error         // why reading stopped early; valid once lines is closed
 	readerDone chan struct{} // the reader goroutine has returned
 
@@ -223,7 +229,7 @@ func newClient(cfg ClientConfig, w io.Writer, r io.Reader) *Client {
 		cfg:        cfg,
 		command:    cfg.Command,
 		w:          w,
-		lines:      make(chan string, 256),
+		lines:      make(chan outLine, 256),
 		readerDone: make(chan struct{}),
 		closing:    make(chan struct{}),
 	}
@@ -231,22 +237,43 @@ func newClient(cfg ClientConfig, w io.Writer, r io.Reader) *Client {
 	return c
 }
 
-// read is the single reader of the engine's output. After Close it keeps
-// draining (discarding) so that the engine never blocks on a full pipe while
-// it is being shut down.
+// outLine is a line of the engine's output and when it was read.
+type outLine struct {
+	text string
+	at   time.Time
+}
+
+// read is the single reader of the engine's output. It stamps each line as
+// it comes off the pipe, so that a move's time (go to bestmove) does not
+// include the wait in the channel or the parsing of the info lines before
+// it. After Close it keeps draining (discarding) so that the engine never
+// blocks on a full pipe while it is being shut down.
 func (c *Client) read(r io.Reader) {
 	defer close(c.readerDone)
 	defer close(c.lines)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), maxLineLen)
 	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), "\r")
+		l := outLine{strings.TrimRight(sc.Text(), "\r"), time.Now()}
+		c.logLine(l.at, "<", l.text)
 		select {
-		case c.lines <- line:
+		case c.lines <- l:
 		case <-c.closing:
 		}
 	}
 	c.readErr = sc.Err()
+}
+
+// logLine writes one line of UCI traffic to cfg.Log: the time, the
+// direction (> to the engine, < from it) and the line. Write errors are
+// ignored: the log is a debugging aid and must not fail a game.
+func (c *Client) logLine(at time.Time, dir, text string) {
+	if c.cfg.Log == nil {
+		return
+	}
+	c.logMu.Lock()
+	defer c.logMu.Unlock()
+	fmt.Fprintf(c.cfg.Log, "%s %s %s\n", at.Format("15:04:05.000000"), dir, text)
 }
 
 // send writes one command line to the engine.
@@ -258,6 +285,7 @@ func (c *Client) send(cmd string) error {
 	if f, ok := c.w.(*os.File); ok {
 		_ = f.SetWriteDeadline(time.Now().Add(c.cfg.StartTimeout))
 	}
+	c.logLine(time.Now(), ">", cmd)
 	if _, err := io.WriteString(c.w, cmd+"\n"); err != nil {
 		if c.Exited() {
 			return failed(ErrExited, "engine %s has exited (%s)", c.command, c.status())
@@ -278,7 +306,7 @@ func (c *Client) await(ctx context.Context, after, want string, timeout time.Dur
 			if !ok {
 				return c.exitError(fmt.Sprintf("while waiting for %q after %q", want, after))
 			}
-			if handle(line) {
+			if handle(line.text) {
 				return nil
 			}
 		case <-timer.C:
@@ -515,7 +543,7 @@ func (c *Client) Search(ctx context.Context, pos engines.Position, lim engines.L
 			if !ok {
 				return engines.Result{}, c.exitError("during search (" + goCmd + ")")
 			}
-			f := strings.Fields(line)
+			f := strings.Fields(line.text)
 			if len(f) == 0 {
 				continue
 			}
@@ -556,7 +584,7 @@ func (c *Client) Search(ctx context.Context, pos engines.Position, lim engines.L
 					info(l.info)
 				}
 			case "bestmove":
-				res.Time = time.Since(start)
+				res.Time = line.at.Sub(start)
 				if len(f) > 1 && f[1] != "(none)" && f[1] != "0000" {
 					res.Move = f[1]
 				}

@@ -1,6 +1,7 @@
 package uci
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -395,5 +396,56 @@ func TestLocateEngine(t *testing.T) {
 	_, err = Start(context.Background(), ClientConfig{Command: "no-such-engine-xyz"})
 	if err == nil || !strings.Contains(err.Error(), "not found") {
 		t.Errorf("Start of a missing engine: error %v, want 'not found'", err)
+	}
+}
+
+// The traffic log holds every line both ways with its time, and a move's
+// time ends when its bestmove line was read off the pipe (the log's stamp
+// of that line), not after the client has handled it.
+func TestStockfishTrafficLog(t *testing.T) {
+	if _, err := os.Stat(stockfishPath); err != nil {
+		t.Skip("stockfish not found at " + stockfishPath)
+	}
+	var log bytes.Buffer
+	c, err := Start(context.Background(), ClientConfig{Command: stockfishPath, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.NewGame()
+	res, err := c.Search(context.Background(), engines.Position{}, engines.Limits{Depth: 6}, nil)
+	c.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var goAt, bestAt time.Time
+	var prev time.Time
+	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+	for i, l := range lines {
+		f := strings.SplitN(l, " ", 3)
+		if len(f) != 3 || (f[1] != ">" && f[1] != "<") {
+			t.Fatalf("log line %d %q: want TIME >|< LINE", i+1, l)
+		}
+		at, err := time.Parse("15:04:05.000000", f[0])
+		if err != nil || i > 0 && at.Before(prev) {
+			t.Fatalf("log line %d %q: time %v (previous %v)", i+1, l, err, prev)
+		}
+		prev = at
+		switch {
+		case f[1] == ">" && strings.HasPrefix(f[2], "go "):
+			goAt = at
+		case f[1] == "<" && strings.HasPrefix(f[2], "bestmove "+res.Move):
+			bestAt = at
+		}
+	}
+	for _, want := range []string{"> uci", "< uciok", "> isready", "< readyok", "> ucinewgame", "> position startpos", "> go depth 6", "< bestmove " + res.Move, "> quit"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log.String())
+		}
+	}
+	if goAt.IsZero() || bestAt.IsZero() {
+		t.Fatalf("no go or bestmove line in the log:\n%s", log.String())
+	}
+	if span := bestAt.Sub(goAt); res.Time <= 0 || res.Time > span+time.Microsecond {
+		t.Errorf("move time %v; the log's go-to-bestmove span is %v", res.Time, span)
 	}
 }

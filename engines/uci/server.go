@@ -127,6 +127,17 @@ func (s *Server) handle(line string) bool {
 		}
 		s.println("uciok")
 	case "isready":
+		// Work the next "go" would do first (a rebuild after setoption,
+		// the engine's NewGame after ucinewgame: clearing or allocating
+		// its tables) is done here, so that it is not charged to the
+		// first move's clock: the arena waits for readyok after
+		// ucinewgame, before the clock starts. During a search isready is
+		// answered at once, as UCI requires. An engine that cannot be
+		// built still answers readyok (after the reason); the next "go"
+		// then refuses with it.
+		if !s.searching() {
+			s.prepare()
+		}
 		s.println("readyok")
 	case "debug", "ponderhit":
 		// Accepted and ignored: there is no debug output, and no Ponder
@@ -323,25 +334,10 @@ func (s *Server) startSearch(f []string) {
 	for _, p := range problems {
 		s.println("info string " + p)
 	}
-	if s.rebuild || s.eng == nil {
-		if s.eng != nil {
-			if err := s.eng.Close(); err != nil {
-				s.println("info string closing engine: " + err.Error())
-			}
-			s.eng = nil
-		}
-		eng, err := newEngine(s.spec, s.user)
-		if err != nil {
-			// The GUI waits for a bestmove whatever happens.
-			s.println("info string cannot create engine " + s.spec.Name + ": " + err.Error())
-			s.println("bestmove 0000")
-			return
-		}
-		s.eng, s.rebuild, s.newGame = eng, false, false
-	}
-	if s.newGame {
-		s.eng.NewGame()
-		s.newGame = false
+	if !s.prepare() {
+		// The GUI waits for a bestmove whatever happens.
+		s.println("bestmove 0000")
+		return
 	}
 	if s.cancel != nil {
 		s.cancel() // releases the finished search's context
@@ -372,6 +368,31 @@ func (s *Server) startSearch(f []string) {
 		close(answered)
 		s.println(best)
 	}()
+}
+
+// prepare builds the engine if options changed and starts its new game
+// if ucinewgame came; it reports false (after an info string) when the
+// engine cannot be built.
+func (s *Server) prepare() bool {
+	if s.rebuild || s.eng == nil {
+		if s.eng != nil {
+			if err := s.eng.Close(); err != nil {
+				s.println("info string closing engine: " + err.Error())
+			}
+			s.eng = nil
+		}
+		eng, err := newEngine(s.spec, s.user)
+		if err != nil {
+			s.println("info string cannot create engine " + s.spec.Name + ": " + err.Error())
+			return false
+		}
+		s.eng, s.rebuild, s.newGame = eng, false, false
+	}
+	if s.newGame {
+		s.eng.NewGame()
+		s.newGame = false
+	}
+	return true
 }
 
 // stop cancels a running search and waits for its bestmove.

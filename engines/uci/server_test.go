@@ -325,6 +325,24 @@ func TestServerSetOptionRebuildsEngine(t *testing.T) {
 	s.quit()
 }
 
+// ucinewgame's work is done at isready, not at the next go: the arena waits
+// for readyok before it starts the clock of the game's first move.
+func TestServerNewGameAtIsReady(t *testing.T) {
+	s := serve(t, nil)
+	n := testNewGames
+	s.send("ucinewgame")
+	s.sync()
+	if testNewGames != n+1 {
+		t.Fatalf("after ucinewgame and readyok: NewGame called %d times, want 1", testNewGames-n)
+	}
+	s.send("position startpos", "go depth 1")
+	s.expect("bestmove")
+	if testNewGames != n+1 {
+		t.Errorf("go after readyok called NewGame again (%d calls)", testNewGames-n)
+	}
+	s.quit()
+}
+
 func TestServerBadInitialOptions(t *testing.T) {
 	err := Serve(testSpec, map[string]string{"Move Index": "-1"}, strings.NewReader(""), io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "Move Index") || !strings.Contains(err.Error(), "out of range") {
