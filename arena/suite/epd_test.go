@@ -24,8 +24,8 @@ func TestParseAndScore(t *testing.T) {
 		"# a comment",
 		"",
 		scholar+` bm Qxf7#; id "mate.001"; c0 "Qxf7#=10, Nf3=2";`,
-		scholar+` bm Nf3; c0 "Nf3=10, Qxf7+=5, Qf7=1"; id "partial 2";`, // check sign where SAN has mate; capture mark missing
-		scholar+` 4 4 am Qxf7; id "avoid.003";`,                         // a six-field FEN
+		scholar+` bm Nf3; c0 "Nf3=10, Qxf7+=5, Qf7=1"; id "partial 2";`,                  // check sign where SAN has mate; capture mark missing
+		scholar+` 4 4 am Qxf7; id "avoid.003";`,                                          // a six-field FEN
 		`4k3/1P6/8/8/8/8/8/4K3 w - - c0 "b8=Q=10, b8Q+=9, b8=R=4, Kd2=1"; id "promo.4";`, // promotions written two ways: the higher points count
 		`2rq2k1/1p3pb1/1n4pp/pP2p3/P1b1P3/2N4P/2B1NPP1/R1Q3K1 b - - bm Bf8; c0 "Bg7f8=10, 0-0=0, Rc7=3";`,
 	)
