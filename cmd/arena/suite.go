@@ -174,7 +174,11 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	cols := suite.Columns(configs, limits)
-	fmt.Fprintf(stdout, "%d positions from %s; %d column(s), %d at a time\n", len(positions), strings.Join(files, ", "), len(cols), *concurrency)
+	from := strings.Join(files, ", ")
+	if len(files) > 3 {
+		from = fmt.Sprintf("%d files", len(files))
+	}
+	fmt.Fprintf(stdout, "%d positions from %s; %d column(s), %d at a time\n", len(positions), from, len(cols), *concurrency)
 	ctx, stop := interruptContext()
 	defer stop()
 	results, runErr := suite.Run(ctx, cols, positions, suite.Options{Binary: binary, Concurrency: *concurrency, Progress: stderr})
