@@ -26,14 +26,11 @@
 package suite
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/notnil/chess"
 
@@ -106,72 +103,35 @@ func LoadFiles(paths ...string) ([]*Position, error) {
 	return out, nil
 }
 
-// maxLine bounds an EPD line; a longer one is an error, not an out-of-memory.
-const maxLine = 1 << 20
-
-// LoadFile reads a test suite: one EPD line per position (a FEN's four
-// position fields, or all six, then operations), blank lines and lines
-// starting with '#' skipped. Every position needs bm, am or c0.
+// LoadFile reads a test suite with the board package's EPD reader (the
+// one every EPD and FEN list goes through: blank lines and '#' comments
+// skipped, every position checked); every position needs bm, am or c0.
 func LoadFile(path string) ([]*Position, error) {
-	f, err := os.Open(path)
+	lines, err := board.ReadEPDFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	var out []*Position
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || text[0] == '#' {
-			continue
-		}
-		p, err := parseLine(text)
+	out := make([]*Position, 0, len(lines))
+	for _, e := range lines {
+		p, err := newPosition(e)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+			return nil, fmt.Errorf("%s:%d: %w", path, e.Line, err)
 		}
-		p.File, p.Line = path, line
+		p.File, p.Line = path, e.Line
 		if p.Theme == "" {
 			p.Theme = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 		}
 		out = append(out, p)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no positions (expected one EPD line per position: FEN fields, then bm, am or c0 operations)", path)
 	}
 	return out, nil
 }
 
 var trailingNumber = regexp.MustCompile(`^(.*?)[.\s_-]*\d+$`)
 
-// parseLine parses one EPD line (File and Line are left unset).
-func parseLine(text string) (*Position, error) {
-	fields := strings.Fields(text)
-	if len(fields) < 5 {
-		return nil, fmt.Errorf("%q: expected the four FEN position fields followed by operations such as bm, am or c0", text)
-	}
-	fen := strings.Join(fields[:4], " ")
-	rest := afterFields(text, 4)
-	if len(fields) >= 6 && isCount(fields[4]) && isCount(strings.TrimSuffix(fields[5], ";")) {
-		fen += " " + fields[4] + " " + strings.TrimSuffix(fields[5], ";")
-		rest = afterFields(text, 6)
-		if strings.HasSuffix(fields[5], ";") {
-			rest = ";" + rest
-		}
-	} else {
-		fen += " 0 1"
-	}
-	if _, err := board.ParseFEN(fen); err != nil {
-		return nil, err
-	}
-	ops, err := parseOps(rest)
-	if err != nil {
-		return nil, err
-	}
-	p := &Position{FEN: fen, ID: ops["id"], BM: ops["bm"], AM: ops["am"], C0: ops["c0"]}
+// newPosition reads the answer key of one EPD line.
+func newPosition(e board.EPD) (*Position, error) {
+	op := func(code string) string { v, _ := e.Op(code); return v }
+	p := &Position{FEN: e.FullFEN(), ID: op("id"), BM: op("bm"), AM: op("am"), C0: op("c0")}
 	if p.BM == "" && p.AM == "" && p.C0 == "" {
 		return nil, fmt.Errorf("no bm, am or c0 operation: nothing to score a move against")
 	}
@@ -184,64 +144,6 @@ func parseLine(text string) (*Position, error) {
 		return nil, err
 	}
 	return p, nil
-}
-
-// afterFields returns s after its first n whitespace-separated fields.
-func afterFields(s string, n int) string {
-	for range n {
-		s = strings.TrimLeftFunc(s, unicode.IsSpace)
-		if i := strings.IndexFunc(s, unicode.IsSpace); i >= 0 {
-			s = s[i:]
-		} else {
-			s = ""
-		}
-	}
-	return s
-}
-
-func isCount(s string) bool {
-	_, err := strconv.ParseUint(s, 10, 31)
-	return err == nil
-}
-
-// parseOps splits EPD operations ("bm f5; id \"x; y\";") at the semicolons
-// outside quotes, into opcode -> operand with a fully quoted operand
-// unquoted. The first occurrence of an opcode wins.
-func parseOps(s string) (map[string]string, error) {
-	ops := map[string]string{}
-	var cur strings.Builder
-	quoted := false
-	flush := func() {
-		op := strings.TrimSpace(cur.String())
-		cur.Reset()
-		if op == "" {
-			return
-		}
-		code, operand, _ := strings.Cut(op, " ")
-		operand = strings.TrimSpace(operand)
-		if len(operand) >= 2 && operand[0] == '"' && operand[len(operand)-1] == '"' {
-			operand = operand[1 : len(operand)-1]
-		}
-		if _, dup := ops[code]; !dup {
-			ops[code] = operand
-		}
-	}
-	for _, r := range s {
-		switch {
-		case r == '"':
-			quoted = !quoted
-			cur.WriteRune(r)
-		case r == ';' && !quoted:
-			flush()
-		default:
-			cur.WriteRune(r)
-		}
-	}
-	if quoted {
-		return nil, fmt.Errorf("unterminated quoted string in the operations %q", strings.TrimSpace(s))
-	}
-	flush()
-	return ops, nil
 }
 
 // resolveMoves turns bm, am and c0 into UCI moves, checking each is legal.

@@ -96,8 +96,9 @@ func TestLoadErrors(t *testing.T) {
 		{scholar + ` bm Qxf8;`, `t.epd:1: bm: "Qxf8" is not a legal move`},
 		{scholar + ` c0 "Qxf7";`, `t.epd:1: c0: "Qxf7" is not MOVE=POINTS`},
 		{scholar + ` c0 "Qxf7=ten";`, `t.epd:1: c0: "Qxf7=ten": points "ten" are not a whole number`},
-		{scholar + ` c0 "Qxf7=10;`, "t.epd:1: unterminated quoted string"},
-		{"rnbqkbnr w KQkq", "t.epd:1: \"rnbqkbnr w KQkq\": expected the four FEN position fields"},
+		{scholar + ` c0 "Qxf7=10;`, "t.epd:1: EPD operations"},
+		{"rnbqkbnr w KQkq", "t.epd:1: \"rnbqkbnr w KQkq\" is not a FEN or EPD position"},
+		{scholar, "t.epd:1: no bm, am or c0"},
 		{"# only a comment", "no positions"},
 	} {
 		_, err := LoadFile(writeSuite(t, c.line))

@@ -1,16 +1,15 @@
 package suite
 
 import (
-	"bytes"
 	"encoding/csv"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"arena/internal/atomicfile"
 )
 
 // Tally is a column's score over a set of positions.
@@ -161,52 +160,34 @@ var csvHeader = []string{"engine", "limits", "file", "line", "id", "theme", "fen
 	"bm", "am", "c0", "time_ms", "nodes", "depth", "score", "error"}
 
 // WriteCSV writes one row per column and position searched to path,
-// atomically (a temporary file renamed into place).
+// atomically.
 func WriteCSV(path string, cols []Column, positions []*Position, results [][]Result) error {
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
-	w.Write(csvHeader)
-	for c, col := range cols {
-		for i, p := range positions {
-			r := results[c][i]
-			if !r.Done {
-				continue
+	err := atomicfile.Write(path, func(f io.Writer) error {
+		w := csv.NewWriter(f)
+		w.Write(csvHeader)
+		for c, col := range cols {
+			for i, p := range positions {
+				if r := results[c][i]; r.Done {
+					w.Write(csvRow(col, p, r))
+				}
 			}
-			score := ""
-			if r.Move != "" {
-				score = r.Score.String()
-			}
-			w.Write([]string{col.Engine.Name, DescribeLimits(col.Limits), p.File, strconv.Itoa(p.Line), p.ID, p.Theme, p.FEN,
-				r.Move, r.SAN, strconv.Itoa(r.Points), strconv.Itoa(p.Max), strconv.FormatBool(r.Solved),
-				p.BM, p.AM, p.C0, strconv.FormatInt(r.Time.Milliseconds(), 10), strconv.FormatInt(r.Nodes, 10),
-				strconv.Itoa(r.Depth), score, r.Err})
 		}
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		return err
-	}
-	return writeAtomic(path, buf.Bytes())
-}
-
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+		w.Flush()
+		return w.Error()
+	})
 	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+func csvRow(col Column, p *Position, r Result) []string {
+	score := ""
+	if r.Move != "" {
+		score = r.Score.String()
+	}
+	return []string{col.Engine.Name, DescribeLimits(col.Limits), p.File, strconv.Itoa(p.Line), p.ID, p.Theme, p.FEN,
+		r.Move, r.SAN, strconv.Itoa(r.Points), strconv.Itoa(p.Max), strconv.FormatBool(r.Solved),
+		p.BM, p.AM, p.C0, strconv.FormatInt(r.Time.Milliseconds(), 10), strconv.FormatInt(r.Nodes, 10),
+		strconv.Itoa(r.Depth), score, r.Err}
 }

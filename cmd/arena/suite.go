@@ -24,9 +24,6 @@ func init() {
 // the seeds' STS figures are at 1 s a move.
 const suiteDefaultMoveTime = time.Second
 
-// suiteMaxConcurrency bounds --concurrency: each search is an engine process.
-const suiteMaxConcurrency = 1024
-
 // suiteEngine is one --engine flag with the --name and --option flags that
 // follow it.
 type suiteEngine struct {
@@ -151,8 +148,8 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 	case len(engs.list) == 0:
 		fmt.Fprintf(stderr, "arena suite: no --engine given (built-in engines: %s; or cmd=COMMAND)\n", strings.Join(engines.Names(), ", "))
 		return 2
-	case *concurrency < 1 || *concurrency > suiteMaxConcurrency:
-		fmt.Fprintf(stderr, "arena suite: --concurrency %d: expected 1 to %d\n", *concurrency, suiteMaxConcurrency)
+	case *concurrency < 1 || *concurrency > arena.MaxConcurrency:
+		fmt.Fprintf(stderr, "arena suite: --concurrency %d: expected 1 to %d\n", *concurrency, arena.MaxConcurrency)
 		return 2
 	}
 	if len(limits) == 0 {
