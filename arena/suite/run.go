@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"arena/arena"
+	"arena/arena/config"
 	"arena/engines"
 	"arena/engines/uci"
 )
@@ -17,7 +18,7 @@ import (
 // table.
 type Column struct {
 	Label  string
-	Engine arena.EngineConfig
+	Engine config.EngineConfig
 	Limits engines.Limits
 }
 
@@ -154,9 +155,9 @@ func search(ctx context.Context, client **uci.Client, col Column, p *Position, b
 	c := *client
 	// Positions are independent: no hash or history carries over.
 	c.NewGame()
-	late := arena.DefaultMoveTimeout
+	late := config.DefaultMoveTimeout
 	if col.Limits.MoveTime > 0 {
-		late = col.Limits.MoveTime + arena.DefaultTimeMargin
+		late = col.Limits.MoveTime + config.DefaultTimeMargin
 	}
 	sctx, cancel := context.WithTimeout(ctx, late)
 	begin := time.Now()
@@ -184,7 +185,7 @@ func search(ctx context.Context, client **uci.Client, col Column, p *Position, b
 }
 
 // Columns pairs every engine with every limit, engines outermost.
-func Columns(engs []arena.EngineConfig, limits []engines.Limits) []Column {
+func Columns(engs []config.EngineConfig, limits []engines.Limits) []Column {
 	var cols []Column
 	for _, e := range engs {
 		for _, l := range limits {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"arena/arena"
+	"arena/arena/config"
 	"arena/arena/suite"
 	"arena/engines"
 )
@@ -110,7 +110,7 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 	fs.Var(suiteOption{&engs}, "option", "`NAME=VALUE` option of the --engine before it (repeatable)")
 	fs.Var(suiteName{&engs}, "name", "`LABEL` of the --engine before it (default: its name and options)")
 	fs.Var(listFlag{limits: &limits, parse: func(s string) (engines.Limits, error) {
-		d, err := arena.ParseDuration(s)
+		d, err := config.ParseDuration(s)
 		if err != nil || d <= 0 {
 			return engines.Limits{}, fmt.Errorf("%q: expected a duration such as 100ms or 1s", s)
 		}
@@ -148,8 +148,8 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 	case len(engs.list) == 0:
 		fmt.Fprintf(stderr, "arena suite: no --engine given (built-in engines: %s; or cmd=COMMAND)\n", strings.Join(engines.Names(), ", "))
 		return 2
-	case *concurrency < 1 || *concurrency > arena.MaxConcurrency:
-		fmt.Fprintf(stderr, "arena suite: --concurrency %d: expected 1 to %d\n", *concurrency, arena.MaxConcurrency)
+	case *concurrency < 1 || *concurrency > config.MaxConcurrency:
+		fmt.Fprintf(stderr, "arena suite: --concurrency %d: expected 1 to %d\n", *concurrency, config.MaxConcurrency)
 		return 2
 	}
 	if len(limits) == 0 {
@@ -201,17 +201,17 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 
 // suiteEngineConfigs checks every --engine as a config's engines: entry
 // would be checked and labels it by its name and options.
-func suiteEngineConfigs(list []*suiteEngine) ([]arena.EngineConfig, error) {
-	var out []arena.EngineConfig
+func suiteEngineConfigs(list []*suiteEngine) ([]config.EngineConfig, error) {
+	var out []config.EngineConfig
 	seen := map[string]bool{}
 	for _, s := range list {
 		engine, command := s.spec, ""
 		var args []string
 		if rest, ok := strings.CutPrefix(s.spec, "cmd="); ok {
 			f := strings.Fields(rest)
-			engine, command, args = arena.UCIEngine, f[0], f[1:]
+			engine, command, args = config.UCIEngine, f[0], f[1:]
 		}
-		e, err := arena.NewEngineConfig(s.name, engine, command, args, s.options)
+		e, err := config.NewEngineConfig(s.name, engine, command, args, s.options)
 		if err != nil {
 			return nil, fmt.Errorf("--engine %s: %w", s.spec, err)
 		}
