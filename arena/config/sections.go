@@ -105,23 +105,32 @@ func (d *decoder) engine(n, engineNode *yaml.Node, path string, e *EngineConfig,
 			return d.errorf(optNodes[name], path+".options."+name, "%v", err)
 		}
 	}
+	if err := resolveBuiltin(spec, e); err != nil {
+		return d.errorf(n, path+".options", "%v", err)
+	}
+	return nil
+}
+
+// resolveBuiltin checks a built-in engine's options and fills in its
+// canonical user options, the resolved view and the default name.
+func resolveBuiltin(spec engines.Spec, e *EngineConfig) error {
 	user, err := spec.UserValues(e.Options)
 	if err != nil {
-		return d.errorf(n, path+".options", "%v", err)
+		return err
 	}
 	resolved, err := spec.Resolve(user)
 	if err != nil {
-		return d.errorf(n, path+".options", "%v", err)
+		return err
 	}
 	// Some options are only checked by building the engine (a model file
 	// that does not load). Building it once here reports them at the config
 	// line, before any engine process or run directory exists.
 	eng, err := spec.New(resolved)
 	if err != nil {
-		return d.errorf(n, path+".options", "%v", err)
+		return err
 	}
 	if err := eng.Close(); err != nil {
-		return d.errorf(n, path+".options", "%v", err)
+		return err
 	}
 	if len(user) > 0 {
 		e.Options = user
