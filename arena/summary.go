@@ -320,7 +320,12 @@ func (s *Summary) writeResults(w io.Writer, markdown bool) error {
 		}
 	}
 	if len(s.Engines) > 2 && s.Ratings != nil {
-		fmt.Fprintf(w, "\nRatings (maximum likelihood over all games, %s = 0; ± is half the 95%% interval):\n", s.Ratings.Anchor)
+		fit := "maximum likelihood"
+		if s.Ratings.Prior > 0 {
+			// The results alone leave a rating unbounded (someone won or lost every game).
+			fit = fmt.Sprintf("maximum a posteriori with %d virtual draws per pairing", s.Ratings.Prior)
+		}
+		fmt.Fprintf(w, "\nRatings (%s over all games, %s = 0; ± is half the 95%% interval):\n", fit, s.Ratings.Anchor)
 		if markdown {
 			fmt.Fprintln(w)
 		}
