@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"arena/engines/nn/gemm"
+	"arena/engines/nn/optim"
 )
 
 // cpuTime is the process's user + system CPU time.
@@ -38,7 +39,7 @@ func benchmarkTrainStep(b *testing.B, k *gemm.Kernels) {
 	}
 	m := NewModel(1)
 	ws := newWorkspace(batch, runtime.GOMAXPROCS(0), k)
-	opt := newAdam(len(m.params), 1e-3)
+	opt := optim.NewAdam(len(m.params), 1e-3)
 	ws.step(m, opt, boards, targets)
 	cpu0 := cpuTime(b)
 	b.ResetTimer()

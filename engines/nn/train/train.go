@@ -23,6 +23,7 @@ import (
 
 	"arena/engines/nn"
 	"arena/engines/nn/gemm"
+	"arena/engines/nn/optim"
 )
 
 // CPScale is the centipawn scale of the supervised target tanh(cp /
@@ -149,7 +150,7 @@ func Fit(ctx context.Context, samples []Sample, cfg Config) (Result, error) {
 		return Result{}, err
 	}
 	ws := newWorkspace(cfg.Batch, cfg.Workers, k)
-	opt := newAdam(len(m.params), cfg.LR)
+	opt := optim.NewAdam(len(m.params), cfg.LR)
 	boards := make([]nn.Placement, cfg.Batch)
 	targets := make([]float32, cfg.Batch)
 	for ep := 1; ep <= cfg.Epochs; ep++ {
@@ -160,7 +161,7 @@ func Fit(ctx context.Context, samples []Sample, cfg Config) (Result, error) {
 		for s := range steps {
 			if cfg.Cosine {
 				done := float64((ep-1)*steps+s) / float64(cfg.Epochs*steps)
-				opt.lr = cfg.LR * (1 + math.Cos(math.Pi*done)) / 2
+				opt.LR = cfg.LR * (1 + math.Cos(math.Pi*done)) / 2
 			}
 			if err := ctx.Err(); err != nil {
 				res.Elapsed = time.Since(start)
@@ -191,12 +192,12 @@ func Fit(ctx context.Context, samples []Sample, cfg Config) (Result, error) {
 }
 
 // step trains on one batch and returns its loss (before the update).
-func (ws *workspace) step(m *Model, opt *adam, boards []nn.Placement, targets []float32) float64 {
+func (ws *workspace) step(m *Model, opt *optim.Adam, boards []nn.Placement, targets []float32) float64 {
 	ws.load(boards)
 	ws.forward(m, true)
 	loss := ws.loss(targets)
 	ws.backward(m)
-	opt.update(m.params, ws.grads, ws.parallel)
+	opt.Update(m.params, ws.grads, ws.parallel)
 	return loss
 }
 
