@@ -37,34 +37,51 @@ var dtypeSize = map[string]int{"F32": 4, "F16": 2, "BF16": 2, "F64": 8, "I64": 8
 // see Weights.Validate. Float tensors of other widths become F32. Errors
 // name the byte offset or the tensor that is wrong.
 func ReadSafetensors(data []byte) (*Weights, Meta, error) {
-	var meta Meta
+	w, md, err := ParseSafetensors(data, func(md map[string]string) error {
+		_, err := metaFromMetadata(md)
+		return err
+	})
+	if err != nil {
+		return nil, Meta{}, err
+	}
+	meta, _ := metaFromMetadata(md)
+	return w, meta, nil
+}
+
+// ParseSafetensors parses a safetensors file of any architecture: the
+// tensors (checked against the container's sizes, offsets and types, float
+// tensors converted to F32) and the __metadata__ map. checkMeta, if not nil,
+// sees the metadata before the tensors are decoded, so a file of the wrong
+// architecture is refused with that error rather than one about its tensors.
+func ParseSafetensors(data []byte, checkMeta func(map[string]string) error) (*Weights, map[string]string, error) {
 	if len(data) < stPrefix {
-		return nil, meta, fmt.Errorf("file is %d bytes, too short for the 8-byte safetensors header length", len(data))
+		return nil, nil, fmt.Errorf("file is %d bytes, too short for the 8-byte safetensors header length", len(data))
 	}
 	n := binary.LittleEndian.Uint64(data)
 	if n > stMaxHeaderLen || n > uint64(len(data)-stPrefix) {
-		return nil, meta, fmt.Errorf("header length %d (bytes 0-7) exceeds the %d bytes that follow: not a safetensors file, or truncated", n, len(data)-stPrefix)
+		return nil, nil, fmt.Errorf("header length %d (bytes 0-7) exceeds the %d bytes that follow: not a safetensors file, or truncated", n, len(data)-stPrefix)
 	}
 	header := data[stPrefix : stPrefix+int(n)]
 	body := data[stPrefix+int(n):]
 	if len(bytes.TrimSpace(header)) == 0 || header[0] != '{' {
-		return nil, meta, fmt.Errorf("header at byte %d does not start with '{': not a safetensors file", stPrefix)
+		return nil, nil, fmt.Errorf("header at byte %d does not start with '{': not a safetensors file", stPrefix)
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(header, &raw); err != nil {
-		return nil, meta, jsonError(err, "header", stPrefix)
+		return nil, nil, jsonError(err, "header", stPrefix)
 	}
 
 	md := map[string]string{}
 	if m, ok := raw[stMetadataKey]; ok {
 		if err := json.Unmarshal(m, &md); err != nil {
-			return nil, meta, fmt.Errorf("header %s: expected a map of strings: %w", stMetadataKey, jsonError(err, stMetadataKey, -1))
+			return nil, nil, fmt.Errorf("header %s: expected a map of strings: %w", stMetadataKey, jsonError(err, stMetadataKey, -1))
 		}
 		delete(raw, stMetadataKey)
 	}
-	meta, err := metaFromMetadata(md)
-	if err != nil {
-		return nil, meta, err
+	if checkMeta != nil {
+		if err := checkMeta(md); err != nil {
+			return nil, nil, err
+		}
 	}
 
 	names := make([]string, 0, len(raw))
@@ -74,10 +91,10 @@ func ReadSafetensors(data []byte) (*Weights, Meta, error) {
 		dec := json.NewDecoder(bytes.NewReader(msg))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&e); err != nil {
-			return nil, meta, fmt.Errorf("tensor %s: %w", name, jsonError(err, "entry", -1))
+			return nil, nil, fmt.Errorf("tensor %s: %w", name, jsonError(err, "entry", -1))
 		}
 		if err := checkEntry(e, len(body)); err != nil {
-			return nil, meta, fmt.Errorf("tensor %s: %w", name, err)
+			return nil, nil, fmt.Errorf("tensor %s: %w", name, err)
 		}
 		names = append(names, name)
 		entries[name] = e
@@ -92,13 +109,13 @@ func ReadSafetensors(data []byte) (*Weights, Meta, error) {
 	for _, name := range names {
 		o := entries[name].DataOffsets
 		if o[0] != next {
-			return nil, meta, fmt.Errorf("tensor %s: data starts at byte %d of the data section (file byte %d), expected %d: tensors must be contiguous and not overlap",
+			return nil, nil, fmt.Errorf("tensor %s: data starts at byte %d of the data section (file byte %d), expected %d: tensors must be contiguous and not overlap",
 				name, o[0], int64(stPrefix)+int64(n)+o[0], next)
 		}
 		next = o[1]
 	}
 	if next != int64(len(body)) {
-		return nil, meta, fmt.Errorf("data section is %d bytes but the tensors cover %d (file byte %d onwards is unaccounted for)", len(body), next, int64(stPrefix)+int64(n)+next)
+		return nil, nil, fmt.Errorf("data section is %d bytes but the tensors cover %d (file byte %d onwards is unaccounted for)", len(body), next, int64(stPrefix)+int64(n)+next)
 	}
 
 	w := &Weights{Tensors: make([]Tensor, 0, len(names))}
@@ -111,7 +128,7 @@ func ReadSafetensors(data []byte) (*Weights, Meta, error) {
 		decodeTensor(&t, e.DType, body[e.DataOffsets[0]:e.DataOffsets[1]])
 		w.Tensors = append(w.Tensors, t)
 	}
-	return w, meta, nil
+	return w, md, nil
 }
 
 // checkEntry validates one header entry against the data section size, so
@@ -224,8 +241,14 @@ func jsonError(err error, what string, base int64) error {
 // with m's metadata. Tensors keep their order and PyTorch names, so a file
 // converted from a checkpoint loads back to the same state_dict.
 func WriteSafetensors(out io.Writer, w *Weights, m Meta) error {
+	return EncodeSafetensors(out, w, m.metadata())
+}
+
+// EncodeSafetensors writes the tensors of w (F32 or I64, data matching their
+// shapes) in their order, with metadata as the __metadata__ map.
+func EncodeSafetensors(out io.Writer, w *Weights, metadata map[string]string) error {
 	var hdr bytes.Buffer
-	md, err := json.Marshal(m.metadata())
+	md, err := json.Marshal(metadata)
 	if err != nil {
 		return fmt.Errorf("encode metadata: %w", err)
 	}
