@@ -16,7 +16,8 @@ test:
 # with FUZZ_WORKERS processes; `make fuzz-short` (part of `make test`) a few seconds each.
 # Crashers are written to the package's testdata/fuzz/ and then run by every `go test`.
 FUZZ_TARGETS := ./arena/config:FuzzParseConfig ./engines/board:FuzzParseFEN ./engines/board:FuzzReadEPD \
-	./tracker/pgn:FuzzReadPGN ./engines/uci:FuzzParseLine ./engines/nn:FuzzReadSafetensors ./engines/nn:FuzzReadPyTorch
+	./tracker/pgn:FuzzReadPGN ./engines/uci:FuzzParseLine ./engines/nn:FuzzReadSafetensors ./engines/nn:FuzzReadPyTorch \
+	./engines/nn/mlp:FuzzReadSafetensors
 FUZZTIME ?= 10m
 FUZZ_SHORT ?= 3s
 FUZZ_WORKERS ?= 1
