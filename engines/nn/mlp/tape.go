@@ -26,6 +26,7 @@ type Tape struct {
 	part    [][]float32    // per worker: partial gradient, Params' layout
 	views   [][][]Layer    // per worker: part's layer views
 	scratch [][5][]float32 // per worker: [rows][max width] buffers (see backwardRows)
+	nonzero [][]int32      // per worker: indices of an input row's non-zero values
 	out     []float32
 }
 
@@ -58,6 +59,7 @@ func (m *Model) NewTape(batch, workers int) (*Tape, error) {
 			bufs[i] = make([]float32, per*width)
 		}
 		t.scratch = append(t.scratch, bufs)
+		t.nonzero = append(t.nonzero, make([]int32, 0, width))
 	}
 	return t, nil
 }
@@ -197,14 +199,7 @@ func (t *Tape) backwardStack(w, s int, dy []float32, rows int, dx []float32) {
 			}
 		}
 		for r := range rows {
-			xr := x[r*xs : r*xs+l.In]
-			for o, d := range dz[r*l.Out : (r+1)*l.Out] {
-				if d == 0 {
-					continue
-				}
-				g.B[o] += d
-				axpy(g.W[o*l.In:(o+1)*l.In], xr, d)
-			}
+			t.weightGrad(w, g, x[r*xs:r*xs+l.In], dz[r*l.Out:(r+1)*l.Out])
 		}
 		next := t.scratch[w][1][:rows*l.In]
 		if i == 0 {
@@ -223,6 +218,33 @@ func (t *Tape) backwardStack(w, s int, dy []float32, rows int, dx []float32) {
 			}
 		}
 		cur = next
+	}
+}
+
+// weightGrad adds one row's gradient to layer g: dz (outputs) times x
+// (inputs). Inputs are often sparse (board encodings; ReLU outputs), so
+// when fewer than half are non-zero only those columns are visited.
+func (t *Tape) weightGrad(w int, g *Layer, x, dz []float32) {
+	nz := t.nonzero[w][:0]
+	for i, v := range x {
+		if v != 0 {
+			nz = append(nz, int32(i))
+		}
+	}
+	sparse := 2*len(nz) < len(x)
+	for o, d := range dz {
+		if d == 0 {
+			continue
+		}
+		g.B[o] += d
+		row := g.W[o*g.In : (o+1)*g.In]
+		if !sparse {
+			axpy(row, x, d)
+			continue
+		}
+		for _, i := range nz {
+			row[i] += d * x[i]
+		}
 	}
 }
 
