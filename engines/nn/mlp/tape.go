@@ -26,7 +26,8 @@ type Tape struct {
 	part    [][]float32    // per worker: partial gradient, Params' layout
 	views   [][][]Layer    // per worker: part's layer views
 	scratch [][5][]float32 // per worker: [rows][max width] buffers (see backwardRows)
-	nonzero [][]int32      // per worker: indices of an input row's non-zero values
+	wide    [][][]float32  // per stack and layer: W as [Out][In rounded up to TileN], for inputGrad
+	tiles   [][3][]float32 // per worker: the operands of the tile products (see tiles.go)
 	out     []float32
 }
 
@@ -59,7 +60,7 @@ func (m *Model) NewTape(batch, workers int) (*Tape, error) {
 			bufs[i] = make([]float32, per*width)
 		}
 		t.scratch = append(t.scratch, bufs)
-		t.nonzero = append(t.nonzero, make([]int32, 0, width))
+		t.tiles = append(t.tiles, newTileBufs(per, width))
 	}
 	return t, nil
 }
@@ -90,6 +91,7 @@ func (t *Tape) Forward(in []float32, n int) []float32 {
 		panic(fmt.Sprintf("mlp: Tape.Forward of %d rows (batch %d) with %d inputs", n, t.batch, len(in)))
 	}
 	t.net.repack(t.m)
+	t.widen()
 	t.n = n
 	parallel(t.workers, n, func(w, lo, hi int) {
 		if hi > lo {
@@ -198,60 +200,15 @@ func (t *Tape) backwardStack(w, s int, dy []float32, rows int, dx []float32) {
 				dzr[o] = d * l.Act.deriv(yr[o])
 			}
 		}
-		for r := range rows {
-			t.weightGrad(w, g, x[r*xs:r*xs+l.In], dz[r*l.Out:(r+1)*l.Out])
+		t.weightGrad(w, g, x, xs, dz, rows)
+		if i == 0 && dx == nil {
+			return
 		}
 		next := t.scratch[w][1][:rows*l.In]
 		if i == 0 {
-			if dx == nil {
-				return
-			}
 			next = dx[:rows*l.In]
 		}
-		clear(next)
-		for r := range rows {
-			nr := next[r*l.In : (r+1)*l.In]
-			for o, d := range dz[r*l.Out : (r+1)*l.Out] {
-				if d != 0 {
-					axpy(nr, l.W[o*l.In:(o+1)*l.In], d)
-				}
-			}
-		}
+		t.inputGrad(w, l, t.wide[s][i], dz, rows, next)
 		cur = next
-	}
-}
-
-// weightGrad adds one row's gradient to layer g: dz (outputs) times x
-// (inputs). Inputs are often sparse (board encodings; ReLU outputs), so
-// when fewer than half are non-zero only those columns are visited.
-func (t *Tape) weightGrad(w int, g *Layer, x, dz []float32) {
-	nz := t.nonzero[w][:0]
-	for i, v := range x {
-		if v != 0 {
-			nz = append(nz, int32(i))
-		}
-	}
-	sparse := 2*len(nz) < len(x)
-	for o, d := range dz {
-		if d == 0 {
-			continue
-		}
-		g.B[o] += d
-		row := g.W[o*g.In : (o+1)*g.In]
-		if !sparse {
-			axpy(row, x, d)
-			continue
-		}
-		for _, i := range nz {
-			row[i] += d * x[i]
-		}
-	}
-}
-
-// axpy adds a*x to y.
-func axpy(y, x []float32, a float32) {
-	x = x[:len(y)]
-	for i, v := range x {
-		y[i] += a * v
 	}
 }
