@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"arena/engines/nn/gemm"
 )
 
 // lossFunc computes a loss of a batch's outputs and its output gradient.
@@ -211,4 +213,42 @@ func TestGradSiamese(t *testing.T) {
 	f := func() float64 { return s.step(a, b, labels, nil, nil) }
 	checkGrad(t, "siamese head", head.Params, gHead, f)
 	checkGrad(t, "siamese sub-net", sub.Params, gSub, f)
+}
+
+// TestGradKernelPaths checks that every kernel path's backward pass gives
+// the portable path's gradients (to float32 rounding), with row counts
+// that leave partial tiles, so the assembly training tiles are covered
+// whatever path the machine defaults to.
+func TestGradKernelPaths(t *testing.T) {
+	m, err := New(mixedArch(), 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	const n = 11
+	in := randInputs(rng, n*m.Arch.Inputs)
+	target := randInputs(rng, n*m.Arch.Outputs())
+	run := func(k *gemm.Kernels) (grad, dIn []float32) {
+		tape := m.newTapeWith(k, n, 2)
+		out := tape.Forward(in, n)
+		dOut := make([]float32, len(out))
+		MSE(out, target, dOut)
+		grad, dIn = make([]float32, len(m.Params)), make([]float32, len(in))
+		tape.Backward(dOut, grad, dIn)
+		return grad, dIn
+	}
+	wantG, wantIn := run(gemm.Portable())
+	for _, k := range gemm.Available() {
+		g, di := run(k)
+		for _, c := range []struct {
+			what      string
+			got, want []float32
+		}{{"parameter", g, wantG}, {"input", di, wantIn}} {
+			for i := range c.want {
+				if d := math.Abs(float64(c.got[i] - c.want[i])); d > 1e-5*(1+math.Abs(float64(c.want[i]))) {
+					t.Fatalf("kernel %s: %s gradient %d = %v, portable %v", k.Name, c.what, i, c.got[i], c.want[i])
+				}
+			}
+		}
+	}
 }

@@ -18,7 +18,7 @@ type Layer struct {
 // Model is a net's parameters: the trainable, savable form. Params holds
 // every weight and bias back to back (what Adam updates); the Layer views
 // share its memory. Build an immutable, packed Net with Compile for
-// inference.
+// inference. Arch is the model's shape: read it, do not change it.
 type Model struct {
 	Arch   Arch
 	Params []float32

@@ -3,6 +3,8 @@ package mlp
 import (
 	"fmt"
 	"sync"
+
+	"arena/engines/nn/gemm"
 )
 
 // Tape runs a Model on a batch for training: Forward keeps every
@@ -37,10 +39,15 @@ func (m *Model) NewTape(batch, workers int) (*Tape, error) {
 	if batch < 1 || workers < 1 {
 		return nil, fmt.Errorf("mlp: tape with batch %d and %d workers, expected both >= 1", batch, workers)
 	}
-	net, err := m.Compile()
+	k, err := gemm.Default()
 	if err != nil {
 		return nil, err
 	}
+	return m.newTapeWith(k, batch, workers), nil
+}
+
+func (m *Model) newTapeWith(k *gemm.Kernels, batch, workers int) *Tape {
+	net := m.compileWith(k)
 	workers = min(workers, batch)
 	t := &Tape{m: m, net: net, workers: workers, batch: batch, out: make([]float32, batch*m.Arch.Outputs())}
 	per := (batch + workers - 1) / workers
@@ -62,7 +69,7 @@ func (m *Model) NewTape(batch, workers int) (*Tape, error) {
 		t.scratch = append(t.scratch, bufs)
 		t.tiles = append(t.tiles, newTileBufs(per, width))
 	}
-	return t, nil
+	return t
 }
 
 // parallel runs f(w, lo, hi) for the workers' parts of [0, n).
