@@ -82,10 +82,9 @@ func rejudgeLabels(v *variant) []string {
 	return slices.Compact(labels)
 }
 
-// rejudgedACPL is the engine's ACPL at the setting by the judging labelled
-// label, pooled over the runs that have it, with its 95% interval (games as
-// clusters, as statsOf); "–" when no run has it.
-func rejudgedACPL(s *setting, name, label string) string {
+// rejudgedClusters are the engine's games at the setting as judged by the
+// judging labelled label, over the runs that have it.
+func rejudgedClusters(s *setting, name, label string) []clusterSum {
 	var games []clusterSum
 	for _, r := range s.runs {
 		for _, j := range r.Rejudges {
@@ -102,7 +101,14 @@ func rejudgedACPL(s *setting, name, label string) string {
 			}
 		}
 	}
-	acpl, half := ratioInterval(games)
+	return games
+}
+
+// rejudgedACPL is the engine's ACPL at the setting by the judging labelled
+// label, pooled over the runs that have it, with its 95% interval (games as
+// clusters, as statsOf); "–" when no run has it.
+func rejudgedACPL(s *setting, name, label string) string {
+	acpl, half := ratioInterval(rejudgedClusters(s, name, label))
 	if math.IsNaN(acpl) {
 		return "–"
 	}

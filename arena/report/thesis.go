@@ -296,6 +296,7 @@ func Reproduction(runs []*Run, dir, plots string) ([]byte, error) {
 			b.WriteString("\n")
 		}
 	}
+	writeVerdicts(&b, variants)
 	b.WriteString("## Differences that hold for every experiment\n\n")
 	for _, n := range generalDifferences(runs) {
 		fmt.Fprintf(&b, "- %s\n", n)

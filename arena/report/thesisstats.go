@@ -22,15 +22,25 @@ type moveStats struct {
 // runs.
 func statsOf(s *setting, name string) moveStats {
 	var nodes []float64
+	for _, r := range s.runs {
+		for _, m := range r.Moves {
+			if m.Engine == name {
+				nodes = append(nodes, float64(m.Nodes))
+			}
+		}
+	}
+	_, half := ratioInterval(judgedClusters(s, name))
+	return moveStats{medianNodes: median(nodes), acplHalf: half}
+}
+
+// judgedClusters are the engine's games at the setting as the games' own
+// judge scored them (moves.csv), one cluster per judged game.
+func judgedClusters(s *setting, name string) []clusterSum {
 	var games []clusterSum
 	for _, r := range s.runs {
 		byGame := map[int]*clusterSum{}
 		for _, m := range r.Moves {
-			if m.Engine != name {
-				continue
-			}
-			nodes = append(nodes, float64(m.Nodes))
-			if m.CPL == nil {
+			if m.Engine != name || m.CPL == nil {
 				continue
 			}
 			g := byGame[m.Game]
@@ -45,8 +55,7 @@ func statsOf(s *setting, name string) moveStats {
 			games = append(games, *g)
 		}
 	}
-	_, half := ratioInterval(games)
-	return moveStats{medianNodes: median(nodes), acplHalf: half}
+	return games
 }
 
 // clusterSum is one game's centipawn losses of an engine and its judged
