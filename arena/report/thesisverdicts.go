@@ -221,11 +221,11 @@ func verdict(m measure, center float64, want int) string {
 		}
 	case 0:
 		if lo <= 0 && hi >= 0 {
-			return "consistent (no difference shown)"
+			return "consistent"
 		}
 		return "contradicted"
 	}
-	return "not shown (no difference is inside the interval)"
+	return "not shown"
 }
 
 // fmtMeasure renders a verdict and its number: "holds: 71 ± 12 % (48)".
@@ -271,7 +271,7 @@ func writeVerdicts(b *bytes.Buffer, variants []*variant) {
 	}
 	slices.SortFunc(present, func(a, c string) int { return slices.Index(kindOrder, a) - slices.Index(kindOrder, c) })
 	b.WriteString("## Which of the thesis's conclusions hold\n\n")
-	b.WriteString("Each conclusion of THESIS.md 1.6 as a difference of two of our measurements with its 95% interval (scores: games as units; ACPL: games as clusters; the two sides of a difference come from different games). **holds**: the interval of the difference excludes 0 (for a score, 50%) on the thesis's side; **contradicted**: it excludes it on the other side; **not shown**: it includes 0 (for a score, 50%), so these games cannot tell. Computed by `arena report --thesis` from the runs, so more games can change a verdict.\n\n")
+	b.WriteString("Each conclusion of THESIS.md 1.6 as a difference of two of our measurements with its 95% interval (scores: games as units; ACPL: games as clusters; the two sides of a difference come from different games). **holds**: the interval of the difference excludes 0 (for a score, 50%) on the thesis's side; **contradicted**: it excludes it on the other side; **not shown**: it includes 0 (for a score, 50%), so these games cannot tell; **consistent** (a claim of no difference): it includes 0. A judge's row is left out where no run has that judging. Computed by `arena report --thesis` from the runs, so more games can change a verdict.\n\n")
 	judges := append([]string{""}, slices.Sorted(func(yield func(string) bool) {
 		for l := range labels {
 			if !yield(l) {
@@ -294,10 +294,15 @@ func writeVerdicts(b *bytes.Buffer, variants []*variant) {
 				judge = "–"
 			}
 			row := []Cell{{Text: c.text}, {Text: c.measure}, {Text: judge}}
+			measured := false
 			for _, k := range present {
-				row = append(row, Cell{Text: fmtMeasure(c.eval(kinds[k], l), c)})
+				m := c.eval(kinds[k], l)
+				measured = measured || m.ok()
+				row = append(row, Cell{Text: fmtMeasure(m, c)})
 			}
-			t.Rows = append(t.Rows, row)
+			if measured || l == "" {
+				t.Rows = append(t.Rows, row)
+			}
 		}
 	}
 	writeMarkdownTable(b, t)
@@ -306,7 +311,7 @@ func writeVerdicts(b *bytes.Buffer, variants []*variant) {
 		var held, against []string
 		for _, c := range thesisClaims {
 			switch verdict(c.eval(kinds[k], ""), c.center, c.want) {
-			case "holds", "consistent (no difference shown)":
+			case "holds", "consistent":
 				held = append(held, lowerFirst(c.text))
 			case "contradicted":
 				against = append(against, lowerFirst(c.text))

@@ -42,8 +42,8 @@ func TestVerdict(t *testing.T) {
 	}{
 		{measure{10, 5, 4}, +1, "holds"},
 		{measure{-10, 5, 4}, +1, "contradicted"},
-		{measure{3, 5, 4}, +1, "not shown (no difference is inside the interval)"},
-		{measure{3, 5, 4}, 0, "consistent (no difference shown)"},
+		{measure{3, 5, 4}, +1, "not shown"},
+		{measure{3, 5, 4}, 0, "consistent"},
 		{measure{30, 5, 4}, 0, "contradicted"},
 		{measure{0, 0, 6}, -1, "holds"}, // no wins in 6 games
 		{measure{2, 0, 6}, -1, "contradicted"},
@@ -68,7 +68,7 @@ func TestHeurScore(t *testing.T) {
 	if math.Abs(m.half-46.91) > 0.01 {
 		t.Errorf("half-width %.3f, want 46.91", m.half)
 	}
-	if v := verdict(m, 50, +1); v != "not shown (no difference is inside the interval)" {
+	if v := verdict(m, 50, +1); v != "not shown" {
 		t.Errorf("verdict %q", v)
 	}
 	if w := oppWins([]*setting{s}); w.value != 1 || w.units != 4 {
