@@ -9,12 +9,14 @@ import (
 	"testing"
 
 	"arena/arena/config"
+	"arena/arena/output"
+	"arena/arena/record"
 )
 
 // adjudicatedMatch plays two games of the heuristic engine against itself
 // (depth-limited, so the games replay identically) from start with the
 // given adjudicate: block and returns the games.
-func adjudicatedMatch(t *testing.T, start, adjudicate string) (*Summary, []*GameRecord, string) {
+func adjudicatedMatch(t *testing.T, start, adjudicate string) (*record.Summary, []*record.GameRecord, string) {
 	t.Helper()
 	book := filepath.Join(t.TempDir(), "start.epd")
 	if err := os.WriteFile(book, []byte(start+" id \"test\";\n"), 0o644); err != nil {
@@ -34,7 +36,7 @@ judge: off
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
-	records, err := readGames(filepath.Join(dir, GamesFile))
+	records, err := output.ReadGames(filepath.Join(dir, output.GamesFile))
 	if err != nil || len(records) != 2 {
 		t.Fatalf("games.jsonl: %d records, %v", len(records), err)
 	}
@@ -47,12 +49,12 @@ const lostForBlack = "4k3/8/8/8/8/8/PPPP4/QR2K3 w - -"
 func TestResignAdjudication(t *testing.T) {
 	sum, games, out := adjudicatedMatch(t, lostForBlack, "{resign: {movecount: 2, score: 500}}")
 	for _, g := range games {
-		if g.Result != "1-0" || g.Termination != TermAdjudicated || g.Adjudication != config.AdjudicateResign ||
+		if g.Result != "1-0" || g.Termination != record.TermAdjudicated || g.Adjudication != config.AdjudicateResign ||
 			!strings.Contains(g.Reason, "Black's score -500 cp or worse for 2 moves") {
 			t.Fatalf("game %d: %s %s %q (%s), want a resign adjudication for White", g.Game, g.Result, g.Termination, g.Reason, g.Adjudication)
 		}
 		// The game ends on Black's second move in a row at -500 or worse.
-		var black []MoveRecord
+		var black []record.MoveRecord
 		for _, m := range g.Moves {
 			if m.Side == "black" {
 				black = append(black, m)

@@ -15,21 +15,3 @@ func swapped(cfg *config.Config, i int) bool {
 	}
 	return first != (i%2 == 1)
 }
-
-// coloursLine describes noswap and reverse for the run header ("" when
-// colours alternate from the first engine).
-func coloursLine(cfg *config.Config) string {
-	first, second := cfg.Engines[0].Name, cfg.Engines[1].Name
-	if len(cfg.Engines) > 2 {
-		first, second = "each pairing's first engine", "each pairing's second engine"
-	}
-	switch {
-	case cfg.NoSwap && cfg.Reverse:
-		return second + " White in every game (noswap, reverse)"
-	case cfg.NoSwap:
-		return first + " White in every game (noswap)"
-	case cfg.Reverse:
-		return "alternating, " + second + " White first (reverse)"
-	}
-	return ""
-}

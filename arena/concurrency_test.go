@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"arena/arena/output"
+	"arena/arena/record"
 	_ "arena/engines/random"
 )
 
@@ -32,7 +34,7 @@ engines:
 
 // gameKey is what must not depend on concurrency or sharding: who played
 // which colour, the moves and the result.
-func gameKey(g *GameRecord) string {
+func gameKey(g *record.GameRecord) string {
 	moves := make([]string, len(g.Moves))
 	for i, m := range g.Moves {
 		moves[i] = m.UCI
@@ -42,7 +44,7 @@ func gameKey(g *GameRecord) string {
 
 func gameKeys(t *testing.T, dir string) []string {
 	t.Helper()
-	games, err := readGames(filepath.Join(dir, GamesFile))
+	games, err := output.ReadGames(filepath.Join(dir, output.GamesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,11 +114,11 @@ func TestShardsMergeToTheSingleRun(t *testing.T) {
 	var shards []string
 	for i := range 3 {
 		dir := filepath.Join(root, fmt.Sprint("shard", i))
-		sum, err := Run(t.Context(), cfg, Options{Binary: arenaBin, OutDir: dir, Shard: Shard{Index: i, Count: 3}})
+		sum, err := Run(t.Context(), cfg, Options{Binary: arenaBin, OutDir: dir, Shard: record.Shard{Index: i, Count: 3}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := shardGames(20, Shard{i, 3}); sum.GamesPlayed != want || sum.Shard == nil || *sum.Shard != (Shard{i, 3}) {
+		if want := shardGames(20, record.Shard{Index: i, Count: 3}); sum.GamesPlayed != want || sum.Shard == nil || *sum.Shard != (record.Shard{Index: i, Count: 3}) {
 			t.Errorf("shard %d: %d games, shard %v; want %d games", i, sum.GamesPlayed, sum.Shard, want)
 		}
 		shards = append(shards, dir)
@@ -139,7 +141,7 @@ func TestShardsMergeToTheSingleRun(t *testing.T) {
 			t.Errorf("merged %s: %+v\nsingle: %+v", e.Name, e, w)
 		}
 	}
-	pairs := func(ps []PairSummary) string {
+	pairs := func(ps []record.PairSummary) string {
 		var out []string
 		for _, p := range ps {
 			out = append(out, fmt.Sprint(p.A, p.B, p.Elo.Wins, p.Elo.Draws, p.Elo.Losses))
@@ -156,7 +158,7 @@ func TestShardsMergeToTheSingleRun(t *testing.T) {
 
 	other := writeConfig(t, strings.Replace(nodeLimited, "nodes: 400", "nodes: 401", 1))
 	otherShard := filepath.Join(root, "other")
-	if _, err := Run(t.Context(), other, Options{Binary: arenaBin, OutDir: otherShard, Shard: Shard{Index: 1, Count: 3}}); err != nil {
+	if _, err := Run(t.Context(), other, Options{Binary: arenaBin, OutDir: otherShard, Shard: record.Shard{Index: 1, Count: 3}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -278,7 +280,7 @@ engines:
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	games := filepath.Join(run, GamesFile)
+	games := filepath.Join(run, output.GamesFile)
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		data, _ := os.ReadFile(games)
@@ -296,7 +298,7 @@ engines:
 		t.Fatal(err)
 	}
 	cmd.Wait()
-	before, err := readGames(games)
+	before, err := output.ReadGames(games)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +309,7 @@ engines:
 	if err != nil {
 		t.Fatalf("resume: %v\n%s", err, res)
 	}
-	after, err := readGames(games)
+	after, err := output.ReadGames(games)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,9 +324,9 @@ engines:
 	}
 	data, _ := os.ReadFile(games)
 	for i, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
-		var g GameRecord
+		var g record.GameRecord
 		if err := json.Unmarshal(line, &g); err != nil || g.Game != i+1 {
-			t.Errorf("%s line %d holds game %d (%v); a complete run is in game order", GamesFile, i+1, g.Game, err)
+			t.Errorf("%s line %d holds game %d (%v); a complete run is in game order", output.GamesFile, i+1, g.Game, err)
 		}
 	}
 	checkRunFiles(t, run, 8)
@@ -335,7 +337,7 @@ engines:
 // game order.
 func checkGameOrder(t *testing.T, dir string) {
 	t.Helper()
-	pgn, err := os.ReadFile(filepath.Join(dir, PGNFile))
+	pgn, err := os.ReadFile(filepath.Join(dir, output.PGNFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,7 +351,7 @@ func checkGameOrder(t *testing.T, dir string) {
 			round = n
 		}
 	}
-	csvData, err := os.ReadFile(filepath.Join(dir, MovesFile))
+	csvData, err := os.ReadFile(filepath.Join(dir, output.MovesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,7 +387,7 @@ sweep: {max_moves: [10, 20]}
 	var shards []string
 	for i := range 2 {
 		dir := filepath.Join(root, fmt.Sprint("shard", i))
-		if _, err := RunSweep(t.Context(), cfg, Options{Binary: arenaBin, OutDir: dir, Shard: Shard{Index: i, Count: 2}}); err != nil {
+		if _, err := RunSweep(t.Context(), cfg, Options{Binary: arenaBin, OutDir: dir, Shard: record.Shard{Index: i, Count: 2}}); err != nil {
 			t.Fatal(err)
 		}
 		shards = append(shards, dir)

@@ -1,27 +1,24 @@
 package arena
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"io"
-	"path/filepath"
 	"syscall"
 	"time"
 
-	"arena/internal/atomicfile"
+	"arena/arena/output"
+	"arena/arena/record"
 )
 
 // finish ends a complete run: games.jsonl is rewritten in game order with
 // the games the run kept (an SPRT drops those after its decision), the
 // summaries are written, and the results and the run's speed printed.
-func (m *match) finish(sum *Summary) error {
+func (m *match) finish(sum *record.Summary) error {
 	m.prog.clear()
 	wall := time.Since(m.began)
 	cpu := processCPU() - m.cpu0
-	sum.Throughput = &Throughput{Games: m.played, WallS: wall.Seconds(), HarnessCPUS: cpu.Seconds(),
+	sum.Throughput = &record.Throughput{Games: m.played, WallS: wall.Seconds(), HarnessCPUS: cpu.Seconds(),
 		GamesPerHour: float64(m.played) / wall.Hours(), HarnessShare: cpu.Seconds() / wall.Seconds()}
-	if err := rewriteLog(m.dir, sum); err != nil {
+	if err := output.RewriteLog(m.dir, sum); err != nil {
 		return err
 	}
 	if err := m.writeSummaries(sum, true); err != nil {
@@ -32,7 +29,7 @@ func (m *match) finish(sum *Summary) error {
 	}
 	fmt.Fprintln(m.stdout)
 	fmt.Fprintln(m.stdout, "=== RESULTS ===")
-	if err := sum.WriteTable(m.stdout); err != nil {
+	if err := output.WriteTable(m.stdout, sum); err != nil {
 		return err
 	}
 	for _, r := range m.workers {
@@ -45,58 +42,8 @@ func (m *match) finish(sum *Summary) error {
 	t := sum.Throughput
 	fmt.Fprintf(m.stdout, "Speed: %d games in %s, %.0f games/hour at concurrency %d; the arena itself used %.1f s of CPU, %.1f%% of the wall time\n",
 		t.Games, wall.Round(time.Second), t.GamesPerHour, m.n, t.HarnessCPUS, 100*t.HarnessShare)
-	fmt.Fprintf(m.stdout, "Results in %s (%s, %s, %s, %s, %s)\n", m.dir, PGNFile, MovesFile, SummaryJSON, SummaryMD, ConfigFile)
+	fmt.Fprintf(m.stdout, "Results in %s (%s, %s, %s, %s, %s)\n", m.dir, output.PGNFile, output.MovesFile, output.SummaryJSON, output.SummaryMD, output.ConfigFile)
 	return nil
-}
-
-// rewriteLog rewrites dir/games.jsonl in game order with the games of sum
-// (and their LLR).
-func rewriteLog(dir string, sum *Summary) error {
-	path := filepath.Join(dir, GamesFile)
-	idx := logIndex{}
-	f, err := idx.add(path)
-	if err != nil || f == nil {
-		return err
-	}
-	defer f.Close()
-	if sum.SPRT == nil && inGameOrder(idx, sum) {
-		return nil // nothing to change: a run at concurrency 1 is already in order
-	}
-	return atomicfile.Write(path, func(w io.Writer) error {
-		bw := bufio.NewWriterSize(w, 1<<16)
-		for _, gs := range sum.Games {
-			ref, ok := idx[gs.Game]
-			if !ok {
-				return fmt.Errorf("%s: game %d is in the summary but not in %s", dir, gs.Game, GamesFile)
-			}
-			g, err := ref.read()
-			if err != nil {
-				return err
-			}
-			g.LLR, g.Pair = gs.LLR, gs.Pair
-			line, err := json.Marshal(g)
-			if err != nil {
-				return err
-			}
-			if _, err := bw.Write(append(line, '\n')); err != nil {
-				return err
-			}
-		}
-		return bw.Flush()
-	})
-}
-
-// inGameOrder reports whether the log holds exactly sum's games, in order.
-func inGameOrder(idx logIndex, sum *Summary) bool {
-	if len(idx) != len(sum.Games) {
-		return false
-	}
-	for i, gs := range sum.Games {
-		if ref, ok := idx[gs.Game]; !ok || ref.line != i+1 {
-			return false
-		}
-	}
-	return true
 }
 
 // processCPU is the CPU time (user and system) of the arena process

@@ -11,6 +11,7 @@ import (
 
 	"arena/arena/config"
 	"arena/arena/openings"
+	"arena/arena/record"
 	"arena/engines"
 	"arena/engines/uci"
 	"arena/tracker"
@@ -38,19 +39,19 @@ type game struct {
 	clock   [2]time.Duration
 	made    [2]int // moves made per side, for the time control's periods
 	adj     adjudicator
-	rec     *GameRecord
+	rec     *record.GameRecord
 }
 
 // playGame plays one game to its end. It returns an error only when ctx is
 // cancelled (the game is then not recorded); every failure of an engine ends
 // the game with a loss for it instead.
-func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply int)) (*GameRecord, error) {
+func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply int)) (*record.GameRecord, error) {
 	g := &game{
 		cfg:  r.cfg,
 		eng:  [2]config.EngineConfig{r.cfg.Engines[spec.White], r.cfg.Engines[spec.Black]},
 		reps: map[string]int{},
 		adj:  adjudicator{rules: r.cfg.Adjudicate},
-		rec: &GameRecord{
+		rec: &record.GameRecord{
 			Game:  spec.Number,
 			White: r.cfg.Engines[spec.White].Name,
 			Black: r.cfg.Engines[spec.Black].Name,
@@ -87,7 +88,7 @@ func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply in
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			g.lose(s, TermAbandoned, fmt.Sprintf("%s engine failed to start: %v", sideNames[s], err))
+			g.lose(s, record.TermAbandoned, fmt.Sprintf("%s engine failed to start: %v", sideNames[s], err))
 			return g.rec, nil
 		}
 		p.newGame()
@@ -120,15 +121,15 @@ func (g *game) over() bool {
 	switch {
 	case status == chess.Checkmate:
 		winner := 1 - colorIndex(pos.Turn())
-		g.finish(winner, TermNormal, sideNames[winner]+" mates")
+		g.finish(winner, record.TermNormal, sideNames[winner]+" mates")
 	case status == chess.Stalemate:
-		g.finish(-1, TermNormal, "Draw by stalemate")
+		g.finish(-1, record.TermNormal, "Draw by stalemate")
 	case insufficientMaterial(pos.Board()):
-		g.finish(-1, TermNormal, "Draw by insufficient mating material")
+		g.finish(-1, record.TermNormal, "Draw by insufficient mating material")
 	case g.reps[positionKey(pos)] >= g.repetitions():
-		g.finish(-1, TermNormal, fmt.Sprintf("Draw by %d-fold repetition", g.repetitions()))
+		g.finish(-1, record.TermNormal, fmt.Sprintf("Draw by %d-fold repetition", g.repetitions()))
 	case pos.HalfMoveClock() >= 2*g.moveRule():
-		g.finish(-1, TermNormal, fmt.Sprintf("Draw by %s moves rule", map[int]string{50: "fifty", 75: "seventy-five"}[g.moveRule()]))
+		g.finish(-1, record.TermNormal, fmt.Sprintf("Draw by %s moves rule", map[int]string{50: "fifty", 75: "seventy-five"}[g.moveRule()]))
 	default:
 		return g.adjudicated()
 	}
@@ -142,7 +143,7 @@ func (g *game) adjudicated() bool {
 		winner, rule, reason, ok = -1, config.AdjudicateMaxMoves, fmt.Sprintf("Draw by adjudication: max moves (%d plies)", g.cfg.MaxMoves), true
 	}
 	if ok {
-		g.finish(winner, TermAdjudicated, reason)
+		g.finish(winner, record.TermAdjudicated, reason)
 		g.rec.Adjudication = rule
 	}
 	return ok
@@ -294,7 +295,7 @@ func (r *runner) playMove(ctx context.Context, g *game) error {
 	name := sideNames[side]
 	san, err := g.play(res.Move)
 	if err != nil {
-		g.lose(side, TermIllegalMove, fmt.Sprintf("%s makes an illegal move: %s", name, res.Move))
+		g.lose(side, record.TermIllegalMove, fmt.Sprintf("%s makes an illegal move: %s", name, res.Move))
 		return nil
 	}
 
@@ -307,7 +308,7 @@ func (r *runner) playMove(ctx context.Context, g *game) error {
 	}
 	g.adj.add(side, res.Score.CP, res.Score.Mate, g.pos.HalfMoveClock() == 0)
 	rss, peak := p.memory()
-	g.rec.Moves = append(g.rec.Moves, MoveRecord{
+	g.rec.Moves = append(g.rec.Moves, record.MoveRecord{
 		Ply:      len(g.moves),
 		Side:     strings.ToLower(name),
 		Engine:   g.eng[side].Name,
@@ -336,25 +337,25 @@ func (g *game) failed(side int, p *player, res engines.Result, err error, elapse
 	switch {
 	case errors.Is(err, uci.ErrExited):
 		p.stop()
-		g.lose(side, TermAbandoned, fmt.Sprintf("%s engine crashed: %v", name, err))
+		g.lose(side, record.TermAbandoned, fmt.Sprintf("%s engine crashed: %v", name, err))
 	case errors.Is(err, uci.ErrClosedOutput):
 		p.stop()
-		g.lose(side, TermAbandoned, fmt.Sprintf("%s engine closed its output: %v", name, err))
+		g.lose(side, record.TermAbandoned, fmt.Sprintf("%s engine closed its output: %v", name, err))
 	case late > 0 && elapsed > late:
 		if err != nil {
 			p.stop()
 		}
-		g.lose(side, TermTimeForfeit, fmt.Sprintf("%s loses on time (%.2fs, limit %.2fs with the time margin)", name, elapsed.Seconds(), late.Seconds()))
+		g.lose(side, record.TermTimeForfeit, fmt.Sprintf("%s loses on time (%.2fs, limit %.2fs with the time margin)", name, elapsed.Seconds(), late.Seconds()))
 	case err != nil:
 		crashed := !p.alive()
 		p.stop()
 		if crashed {
-			g.lose(side, TermAbandoned, fmt.Sprintf("%s engine crashed: %v", name, err))
+			g.lose(side, record.TermAbandoned, fmt.Sprintf("%s engine crashed: %v", name, err))
 		} else {
-			g.lose(side, TermAbandoned, fmt.Sprintf("%s engine failed: %v", name, err))
+			g.lose(side, record.TermAbandoned, fmt.Sprintf("%s engine failed: %v", name, err))
 		}
 	case res.Move == "":
-		g.lose(side, TermIllegalMove, name+" makes no move")
+		g.lose(side, record.TermIllegalMove, name+" makes no move")
 	default:
 		return false
 	}

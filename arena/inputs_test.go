@@ -1,40 +1,14 @@
 package arena
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"arena/arena/config"
-	"arena/tracker/pgn"
+	"arena/arena/output"
 )
-
-// A newline or quote in a match or engine name stays inside its PGN tag: the
-// file reads back as one game with the names (control characters as spaces).
-func TestPGNTagsSanitized(t *testing.T) {
-	cfg := &config.Config{Name: "evil\n[Result \"1-0\"]", Engines: []config.EngineConfig{
-		{Name: "W \"the\\ best\"\r\n1. e4", Limits: config.Limits{Depth: 3}}, {Name: "B", Limits: config.Limits{Depth: 3}},
-	}}
-	g := &GameRecord{Game: 1, White: cfg.Engines[0].Name, Black: "B", Result: "0-1", Termination: TermNormal,
-		Reason: "Black mates", Plies: 1, Start: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC),
-		Moves: []MoveRecord{{UCI: "e2e4", SAN: "e4"}}}
-	var b bytes.Buffer
-	if err := WritePGN(&b, cfg, g); err != nil {
-		t.Fatal(err)
-	}
-	games, err := pgn.Read(&b)
-	if err != nil || len(games) != 1 {
-		t.Fatalf("PGN reads back as %d games, %v:\n%s", len(games), err, b.String())
-	}
-	tags := games[0].Tags
-	if tags["Event"] != `evil [Result "1-0"]` || tags["White"] != `W "the\ best"  1. e4` || tags["Result"] != "0-1" {
-		t.Errorf("tags read back: %q", tags)
-	}
-}
 
 // An engine reporting absurd info values (negative nodes, a mate in 99
 // billion moves) has them dropped, not stored, and the run says how many.
@@ -58,7 +32,7 @@ engines:
 	if sum.GamesPlayed != 2 {
 		t.Fatalf("%d games played", sum.GamesPlayed)
 	}
-	games, err := readGames(filepath.Join(dir, GamesFile))
+	games, err := output.ReadGames(filepath.Join(dir, output.GamesFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package arena
 import (
 	"context"
 
+	"arena/arena/record"
 	"arena/tracker"
 )
 
@@ -11,7 +12,7 @@ import (
 // each side's statistics in rec. It runs after the game, never while an
 // engine thinks. A judge failure is recorded in rec.JudgeError (the game
 // itself stands); it is returned only when ctx was cancelled.
-func judgeGame(ctx context.Context, j *tracker.Judge, rec *GameRecord) error {
+func judgeGame(ctx context.Context, j *tracker.Judge, rec *record.GameRecord) error {
 	rec.JudgeError = ""
 	if len(rec.Moves) == 0 {
 		return nil
@@ -45,8 +46,8 @@ func judgeGame(ctx context.Context, j *tracker.Judge, rec *GameRecord) error {
 		if jm.Side == tracker.White {
 			eval = -eval
 		}
-		m.EvalCP, m.CPL, m.Accuracy, m.Class = ptr(eval), ptr(jm.CPL), ptr(jm.Accuracy), jm.Class
+		m.EvalCP, m.CPL, m.Accuracy, m.Class = new(eval), new(jm.CPL), new(jm.Accuracy), jm.Class
 	}
-	rec.WhiteStats, rec.BlackStats = ptr(an.White), ptr(an.Black)
+	rec.WhiteStats, rec.BlackStats = new(an.White), new(an.Black)
 	return nil
 }

@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"arena/arena/output"
 	"context"
 	"fmt"
 	"os"
@@ -29,7 +30,7 @@ engines:
 	if err != nil || sum.GamesPlayed != 1 {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
-	games, err := readGames(filepath.Join(dir, GamesFile))
+	games, err := output.ReadGames(filepath.Join(dir, output.GamesFile))
 	if err != nil || len(games) != 1 {
 		t.Fatalf("games.jsonl: %d games, %v", len(games), err)
 	}

@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"arena/arena/output"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -55,7 +56,7 @@ func lockDir(dir, command string, w io.Writer) (*dirLock, error) {
 		w = io.Discard
 	}
 	path := filepath.Join(dir, LockFile)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, filePerm)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, output.FilePerm)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", dir, err)
 	}

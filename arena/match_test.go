@@ -17,6 +17,8 @@ import (
 	"github.com/notnil/chess"
 
 	"arena/arena/config"
+	"arena/arena/output"
+	"arena/arena/record"
 	"arena/tracker"
 )
 
@@ -31,7 +33,7 @@ func exampleBook(t testing.TB) string {
 }
 
 // playMatch runs a match from config text into a fresh directory.
-func playMatch(t testing.TB, ctx context.Context, text string) (*Summary, string, string, error) {
+func playMatch(t testing.TB, ctx context.Context, text string) (*record.Summary, string, string, error) {
 	t.Helper()
 	cfg := writeConfig(t, text)
 	dir := filepath.Join(t.TempDir(), "run")
@@ -76,7 +78,7 @@ judge: {depth: %d}
 	if sum.GamesPlayed != 2 || !sum.Complete {
 		t.Fatalf("played %d games (complete %v), want 2", sum.GamesPlayed, sum.Complete)
 	}
-	records, err := readGames(filepath.Join(dir, GamesFile))
+	records, err := output.ReadGames(filepath.Join(dir, output.GamesFile))
 	if err != nil || len(records) != 2 {
 		t.Fatalf("games.jsonl: %d records, %v", len(records), err)
 	}
@@ -96,7 +98,7 @@ judge: {depth: %d}
 	}
 
 	// games.pgn parses back with notnil/chess, move for move.
-	f, err := os.Open(filepath.Join(dir, PGNFile))
+	f, err := os.Open(filepath.Join(dir, output.PGNFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,8 +158,8 @@ judge: {depth: %d}
 			recomputed[side.name].cplSum += side.st.CPLSum
 		}
 	}
-	var fromFile Summary
-	data, err := os.ReadFile(filepath.Join(dir, SummaryJSON))
+	var fromFile record.Summary
+	data, err := os.ReadFile(filepath.Join(dir, output.SummaryJSON))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,15 +181,15 @@ judge: {depth: %d}
 	}
 	// One evaluation per position: n+1 for a game of n plies, fewer when
 	// positions recur (both games start from the same opening).
-	if ev := fromFile.Judge; !ev.Enabled || ev.Timing != JudgeTiming || ev.Evaluations <= 0 || ev.Evaluations > ev.JudgedPlies+len(records)-1 {
-		t.Errorf("judge summary %+v: want enabled, timing %q, at most plies+1 Stockfish evaluations per game", ev, JudgeTiming)
+	if ev := fromFile.Judge; !ev.Enabled || ev.Timing != record.JudgeTiming || ev.Evaluations <= 0 || ev.Evaluations > ev.JudgedPlies+len(records)-1 {
+		t.Errorf("judge summary %+v: want enabled, timing %q, at most plies+1 Stockfish evaluations per game", ev, record.JudgeTiming)
 	}
 	if len(fromFile.Pairs) != 1 || fromFile.Pairs[0].Elo.Games != 2 {
 		t.Errorf("pairs = %+v, want one pairing of 2 games", fromFile.Pairs)
 	}
 
 	// moves.csv has one row per ply plus the header, and the resolved config loads.
-	cf, err := os.Open(filepath.Join(dir, MovesFile))
+	cf, err := os.Open(filepath.Join(dir, output.MovesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,13 +198,13 @@ judge: {depth: %d}
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := 1 + records[0].Plies + records[1].Plies; len(rows) != want || strings.Join(rows[0], ",") != strings.Join(csvHeader, ",") {
+	if want := 1 + records[0].Plies + records[1].Plies; len(rows) != want || strings.Join(rows[0], ",") != strings.Join(output.CSVHeader, ",") {
 		t.Errorf("moves.csv: %d rows, want %d with the header first", len(rows), want)
 	}
-	if _, err := config.Load(filepath.Join(dir, ConfigFile)); err != nil {
+	if _, err := config.Load(filepath.Join(dir, output.ConfigFile)); err != nil {
 		t.Errorf("config.yaml: %v", err)
 	}
-	md, err := os.ReadFile(filepath.Join(dir, SummaryMD))
+	md, err := os.ReadFile(filepath.Join(dir, output.SummaryMD))
 	if err != nil || !bytes.Contains(md, []byte("| Heuristic ")) {
 		t.Errorf("summary.md lacks the results table: %v\n%s", err, md)
 	}
@@ -215,21 +217,21 @@ func TestEngineFailures(t *testing.T) {
 		name, args, limits  string
 		termination, reason string
 		plies               [2]int // plies of game 1 (faulty engine White) and 2 (Black)
-		errs                ErrorCounts
+		errs                record.ErrorCounts
 	}{
-		{"illegal move", `["-mode", "illegal", "-after", "4"]`, "{movetime: 1s}", TermIllegalMove, "makes an illegal move: ",
-			[2]int{4, 5}, ErrorCounts{IllegalMoves: 2}},
-		{"no move", `["-mode", "nomove", "-after", "2"]`, "{depth: 3}", TermIllegalMove, "makes no move",
-			[2]int{2, 3}, ErrorCounts{IllegalMoves: 2}},
-		{"crash", `["-mode", "crash", "-after", "6"]`, "{movetime: 1s}", TermAbandoned, "engine crashed",
-			[2]int{6, 7}, ErrorCounts{Crashes: 2}},
-		{"hang", `["-mode", "hang", "-after", "2"]`, "{movetime: 100ms}", TermTimeForfeit, "loses on time",
-			[2]int{2, 3}, ErrorCounts{TimeForfeits: 2}},
+		{"illegal move", `["-mode", "illegal", "-after", "4"]`, "{movetime: 1s}", record.TermIllegalMove, "makes an illegal move: ",
+			[2]int{4, 5}, record.ErrorCounts{IllegalMoves: 2}},
+		{"no move", `["-mode", "nomove", "-after", "2"]`, "{depth: 3}", record.TermIllegalMove, "makes no move",
+			[2]int{2, 3}, record.ErrorCounts{IllegalMoves: 2}},
+		{"crash", `["-mode", "crash", "-after", "6"]`, "{movetime: 1s}", record.TermAbandoned, "engine crashed",
+			[2]int{6, 7}, record.ErrorCounts{Crashes: 2}},
+		{"hang", `["-mode", "hang", "-after", "2"]`, "{movetime: 100ms}", record.TermTimeForfeit, "loses on time",
+			[2]int{2, 3}, record.ErrorCounts{TimeForfeits: 2}},
 		// Dies after its deadline: a crash, not a loss on time.
-		{"crash after the deadline", `["-mode", "latecrash", "-late", "450ms", "-after", "2"]`, "{movetime: 100ms}", TermAbandoned, "engine crashed",
-			[2]int{2, 3}, ErrorCounts{Crashes: 2}},
-		{"late but alive", `["-mode", "late", "-late", "450ms", "-after", "2"]`, "{movetime: 100ms}", TermTimeForfeit, "loses on time",
-			[2]int{2, 3}, ErrorCounts{TimeForfeits: 2}},
+		{"crash after the deadline", `["-mode", "latecrash", "-late", "450ms", "-after", "2"]`, "{movetime: 100ms}", record.TermAbandoned, "engine crashed",
+			[2]int{2, 3}, record.ErrorCounts{Crashes: 2}},
+		{"late but alive", `["-mode", "late", "-late", "450ms", "-after", "2"]`, "{movetime: 100ms}", record.TermTimeForfeit, "loses on time",
+			[2]int{2, 3}, record.ErrorCounts{TimeForfeits: 2}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -253,7 +255,7 @@ engines:
 			if sum.GamesPlayed != 2 {
 				t.Fatalf("%d games played, want 2", sum.GamesPlayed)
 			}
-			games, err := readGames(filepath.Join(dir, GamesFile))
+			games, err := output.ReadGames(filepath.Join(dir, output.GamesFile))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -268,7 +270,7 @@ engines:
 			if faulty.Losses != 2 || faulty.Errors != tt.errs {
 				t.Errorf("faulty engine: %d losses, errors %+v; want 2, %+v", faulty.Losses, faulty.Errors, tt.errs)
 			}
-			pgn, err := os.ReadFile(filepath.Join(dir, PGNFile))
+			pgn, err := os.ReadFile(filepath.Join(dir, output.PGNFile))
 			if err != nil || !bytes.Contains(pgn, []byte(`[Termination "`+tt.termination+`"]`)) {
 				t.Errorf("games.pgn lacks Termination %q: %v", tt.termination, err)
 			}
@@ -315,7 +317,7 @@ engines:
 	if !errors.As(err, &ie) || ie.Done != 1 || ie.Total != 3 || !strings.Contains(err.Error(), "arena run --resume "+dir) {
 		t.Fatalf("interrupted run returned %v, want an InterruptedError after 1 of 3 games naming the resume command", err)
 	}
-	before, err := os.ReadFile(filepath.Join(dir, GamesFile))
+	before, err := os.ReadFile(filepath.Join(dir, output.GamesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +329,7 @@ engines:
 	if sum.GamesPlayed != 3 || !strings.Contains(out.String(), "Resuming: 1 of 3 games already played") {
 		t.Fatalf("resumed run: %d games\n%s", sum.GamesPlayed, out.String())
 	}
-	after, err := os.ReadFile(filepath.Join(dir, GamesFile))
+	after, err := os.ReadFile(filepath.Join(dir, output.GamesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,11 +343,11 @@ engines:
 // exactly n games, each once.
 func checkRunFiles(t *testing.T, dir string, n int) {
 	t.Helper()
-	games, err := readGames(filepath.Join(dir, GamesFile))
+	games, err := output.ReadGames(filepath.Join(dir, output.GamesFile))
 	if err != nil || len(games) != n {
 		t.Fatalf("games.jsonl: %d games, %v; want %d", len(games), err, n)
 	}
-	pgn, err := os.ReadFile(filepath.Join(dir, PGNFile))
+	pgn, err := os.ReadFile(filepath.Join(dir, output.PGNFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +361,7 @@ func checkRunFiles(t *testing.T, dir string, n int) {
 	if c := bytes.Count(pgn, []byte("[Event ")); c != n {
 		t.Errorf("games.pgn holds %d games, want %d", c, n)
 	}
-	f, err := os.Open(filepath.Join(dir, MovesFile))
+	f, err := os.Open(filepath.Join(dir, output.MovesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -408,7 +410,7 @@ engines:
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
-	games, err := readGames(filepath.Join(dir, GamesFile))
+	games, err := output.ReadGames(filepath.Join(dir, output.GamesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -419,14 +421,14 @@ engines:
 				slow++
 			}
 		}
-		if g.Termination != TermTimeForfeit || !strings.Contains(g.Reason, "loses on time") || slow > 7 {
+		if g.Termination != record.TermTimeForfeit || !strings.Contains(g.Reason, "loses on time") || slow > 7 {
 			t.Errorf("game %d: %s %q after %d moves of Slow; want a time forfeit within 7 moves", g.Game, g.Termination, g.Reason, slow)
 		}
 	}
 	if e := sum.Engines[0]; e.Errors.TimeForfeits != 2 {
 		t.Errorf("Slow: %+v, want 2 time forfeits", e.Errors)
 	}
-	pgn, err := os.ReadFile(filepath.Join(dir, PGNFile))
+	pgn, err := os.ReadFile(filepath.Join(dir, output.PGNFile))
 	if err != nil || !bytes.Contains(pgn, []byte(`[WhiteTimeControl "0.3"]`)) || !bytes.Contains(pgn, []byte(`[BlackTimeControl "40/60+1"]`)) {
 		t.Errorf("games.pgn lacks the per-side TimeControl tags: %v", err)
 	}

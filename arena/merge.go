@@ -11,6 +11,8 @@ import (
 
 	"arena/arena/config"
 	"arena/arena/openings"
+	"arena/arena/output"
+	"arena/arena/record"
 )
 
 // Merge joins the directories of the shards of one run (arena run --shard
@@ -20,7 +22,7 @@ import (
 // The shards must come from the same resolved config (ConfigHash), be the N
 // different shards of one split and each be complete; overlaps and gaps are
 // refused, naming the directories. Sweeps are merged setting by setting.
-func Merge(out string, dirs []string, stdout io.Writer) (*Summary, error) {
+func Merge(out string, dirs []string, stdout io.Writer) (*record.Summary, error) {
 	if stdout == nil {
 		stdout = io.Discard
 	}
@@ -34,9 +36,9 @@ func Merge(out string, dirs []string, stdout io.Writer) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	idx := logIndex{}
+	idx := output.Index{}
 	for _, d := range dirs {
-		f, err := idx.add(filepath.Join(d, GamesFile))
+		f, err := idx.Add(filepath.Join(d, output.GamesFile))
 		if err != nil {
 			return nil, fmt.Errorf("overlapping shards: %w", err)
 		}
@@ -47,7 +49,7 @@ func Merge(out string, dirs []string, stdout io.Writer) (*Summary, error) {
 	total := totalGames(cfg)
 	for n, ref := range idx {
 		if n > total {
-			return nil, fmt.Errorf("%s:%d: game %d is not in the schedule of %d games", ref.f.Name(), ref.line, n, total)
+			return nil, fmt.Errorf("%s:%d: game %d is not in the schedule of %d games", ref.Path(), ref.Line(), n, total)
 		}
 	}
 	var missing []string
@@ -65,23 +67,23 @@ func Merge(out string, dirs []string, stdout io.Writer) (*Summary, error) {
 
 // checkShards reads every shard's summary and config and checks that they
 // are the N shards of one config.
-func checkShards(dirs []string) (*config.Config, []*Summary, error) {
+func checkShards(dirs []string) (*config.Config, []*record.Summary, error) {
 	var cfg *config.Config
 	var hash string
 	bySlot := map[int]string{}
-	var shards []*Summary
+	var shards []*record.Summary
 	for _, d := range dirs {
 		s, err := readSummary(d)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w", err)
 		}
 		if s == nil {
-			return nil, nil, fmt.Errorf("%s: no %s (not a run directory, or a shard that never started)", d, SummaryJSON)
+			return nil, nil, fmt.Errorf("%s: no %s (not a run directory, or a shard that never started)", d, output.SummaryJSON)
 		}
 		if s.Shard == nil {
 			return nil, nil, fmt.Errorf("%s is a whole run, not a shard (shards are made with arena run CONFIG --shard I/N)", d)
 		}
-		c, err := config.Load(filepath.Join(d, ConfigFile))
+		c, err := config.Load(filepath.Join(d, output.ConfigFile))
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w", err)
 		}
@@ -113,12 +115,12 @@ func checkShards(dirs []string) (*config.Config, []*Summary, error) {
 	if len(gaps) > 0 {
 		return nil, nil, fmt.Errorf("gap: shard(s) %s missing (give the directories of all %d shards)", strings.Join(gaps, ", "), n)
 	}
-	slices.SortFunc(shards, func(a, b *Summary) int { return a.Shard.Index - b.Shard.Index })
+	slices.SortFunc(shards, func(a, b *record.Summary) int { return a.Shard.Index - b.Shard.Index })
 	return cfg, shards, nil
 }
 
 // writeMerged writes the merged run into out.
-func writeMerged(out string, cfg *config.Config, shards []*Summary, idx logIndex, stdout io.Writer) (*Summary, error) {
+func writeMerged(out string, cfg *config.Config, shards []*record.Summary, idx output.Index, stdout io.Writer) (*record.Summary, error) {
 	for _, s := range shards {
 		if same, _ := sameDir(out, s.RunDir); same {
 			return nil, fmt.Errorf("the output %s is one of the shards; give a new directory", out)
@@ -139,23 +141,23 @@ func writeMerged(out string, cfg *config.Config, shards []*Summary, idx logIndex
 	if err != nil {
 		return nil, err
 	}
-	ri := runInfo{dir: dir, started: shards[0].Started, planned: totalGames(cfg), ids: map[string]string{},
-		judgeID: shards[0].Versions.Judge, configHash: hash, warnings: shards[0].Warnings}
+	ri := record.RunInfo{Dir: dir, Started: shards[0].Started, Planned: totalGames(cfg), IDs: map[string]string{},
+		JudgeID: shards[0].Versions.Judge, ConfigHash: hash, Warnings: shards[0].Warnings}
 	for _, s := range shards {
-		ri.started = minTime(ri.started, s.Started)
+		ri.Started = minTime(ri.Started, s.Started)
 		for name, id := range s.Versions.Engines {
-			ri.ids[name] = id
+			ri.IDs[name] = id
 		}
 	}
-	b := newSummaryBuilder(cfg, ri)
-	o, err := createOutputs(dir, cfg)
+	b := record.NewBuilder(cfg, ri)
+	o, err := output.Create(dir, cfg)
 	if err != nil {
 		return nil, err
 	}
-	defer o.close()
-	it := newSchedule(cfg, book, Shard{})
-	for spec, ok := it.next(); ok && !b.decided(); spec, ok = it.next() {
-		g, err := idx[spec.Number].read()
+	defer o.Close()
+	it := newSchedule(cfg, book, record.Shard{})
+	for spec, ok := it.next(); ok && !b.Decided(); spec, ok = it.next() {
+		g, err := idx[spec.Number].Read()
 		if err != nil {
 			return nil, err
 		}
@@ -164,23 +166,23 @@ func writeMerged(out string, cfg *config.Config, shards []*Summary, idx logIndex
 				cfg.Engines[spec.White].Name, cfg.Engines[spec.Black].Name)
 		}
 		g.Pair = spec.Pair
-		b.add(g)
-		if _, err := o.appendJSON(g); err != nil {
+		b.Add(g)
+		if _, err := o.AppendJSON(g); err != nil {
 			return nil, err
 		}
-		if err := o.appendOrdered(g); err != nil {
+		if err := o.AppendOrdered(g); err != nil {
 			return nil, err
 		}
 	}
-	if err := o.install(); err != nil {
+	if err := o.Install(); err != nil {
 		return nil, err
 	}
-	sum := b.summary()
-	if err := writeSummaryFiles(dir, cfg, sum); err != nil {
+	sum := b.Summary()
+	if err := output.WriteSummaryFiles(dir, cfg, sum); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(stdout, "Merged %d shards (%d games) into %s\n\n", len(shards), sum.GamesPlayed, dir)
-	if err := sum.WriteTable(stdout); err != nil {
+	if err := output.WriteTable(stdout, sum); err != nil {
 		return nil, err
 	}
 	return sum, nil
@@ -223,7 +225,7 @@ func mergeSweep(out string, dirs []string, stdout io.Writer) error {
 	if err := checkFreshDir(out); err != nil {
 		return fmt.Errorf("%w", err)
 	}
-	if err := os.MkdirAll(out, dirPerm); err != nil {
+	if err := os.MkdirAll(out, output.DirPerm); err != nil {
 		return fmt.Errorf("%w", err)
 	}
 	lock, err := lockDir(out, "arena merge", stdout)

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"arena/arena/output"
 	"arena/engines"
 )
 
@@ -30,7 +31,7 @@ engines:
 	if err != nil || sum.GamesPlayed != 1 {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
-	games, err := readGames(filepath.Join(dir, GamesFile))
+	games, err := output.ReadGames(filepath.Join(dir, output.GamesFile))
 	if err != nil {
 		t.Fatal(err)
 	}

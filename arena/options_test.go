@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"arena/arena/output"
 	"arena/engines"
 )
 
@@ -44,7 +45,7 @@ judge: off
 	if !strings.Contains(out, "built-in heuristic; lmr=false, max_depth=10, preset=strong") {
 		t.Errorf("configuration lacks the user's options only:\n%s", out)
 	}
-	games, err := readGames(filepath.Join(dir, GamesFile))
+	games, err := output.ReadGames(filepath.Join(dir, output.GamesFile))
 	if err != nil || len(games) != 1 {
 		t.Fatalf("games.jsonl: %d games, %v", len(games), err)
 	}

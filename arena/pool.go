@@ -14,6 +14,8 @@ import (
 
 	"arena/arena/config"
 	"arena/arena/openings"
+	"arena/arena/output"
+	"arena/arena/record"
 	"arena/tracker"
 )
 
@@ -39,7 +41,7 @@ type match struct {
 	cfg      *config.Config
 	opt      Options
 	stdout   io.Writer
-	shard    Shard
+	shard    record.Shard
 	n        int // concurrency
 	openings []openings.Opening
 	total    int // games of the whole schedule
@@ -51,8 +53,8 @@ type match struct {
 	ids      map[string]string
 
 	dir     string
-	out     *outputs
-	b       *summaryBuilder
+	out     *output.Writer
+	b       *record.Builder
 	commit  *scheduleIter // the next game in game order
 	next    gameSpec
 	hasNext bool
@@ -70,8 +72,8 @@ type match struct {
 // pendingGame is a finished game not yet taken in game order: in memory
 // while few are waiting, else only where it is in games.jsonl.
 type pendingGame struct {
-	rec *GameRecord
-	ref logRef
+	rec *record.GameRecord
+	ref output.Ref
 }
 
 // summaryInterval bounds how often summary.json and summary.md are
@@ -160,7 +162,7 @@ func (m *match) close() {
 		m.judge.Close()
 	}
 	if m.out != nil {
-		m.out.close()
+		m.out.Close()
 	}
 }
 
@@ -170,8 +172,8 @@ func (m *match) close() {
 // unfinished game pending.
 func (m *match) open(ctx context.Context, dir string) error {
 	m.dir = dir
-	idx := logIndex{}
-	old, err := idx.add(filepath.Join(dir, GamesFile))
+	idx := output.Index{}
+	old, err := idx.Add(filepath.Join(dir, output.GamesFile))
 	if err != nil {
 		return err
 	}
@@ -187,21 +189,21 @@ func (m *match) open(ctx context.Context, dir string) error {
 	if err != nil {
 		return err
 	}
-	m.b = newSummaryBuilder(m.cfg, runInfo{dir: dir, started: m.started, planned: m.planned, ids: m.ids, judgeID: m.judgeID,
-		configHash: hash, shard: m.shard, concurrent: m.n, warnings: m.warnings})
-	if m.out, err = createOutputs(dir, m.cfg); err != nil {
+	m.b = record.NewBuilder(m.cfg, record.RunInfo{Dir: dir, Started: m.started, Planned: m.planned, IDs: m.ids, JudgeID: m.judgeID,
+		ConfigHash: hash, Shard: m.shard, Concurrency: m.n, Warnings: m.warnings})
+	if m.out, err = output.Create(dir, m.cfg); err != nil {
 		return err
 	}
 	m.commit = newSchedule(m.cfg, m.openings, m.shard)
 	m.next, m.hasNext = m.commit.next()
 	m.pending = map[int]pendingGame{}
-	writeMatchConfig(m.stdout, m.cfg, m.started, m.planned, dir)
+	output.WriteMatchConfig(m.stdout, m.cfg, m.started, m.planned, dir)
 	m.printSetup(len(idx))
 	for _, n := range slices.Sorted(maps.Keys(idx)) {
-		if n > m.total || !m.shard.has(n) {
-			return fmt.Errorf("%s: game %d is not in the schedule of this run (%d games, shard %s)", idx[n].f.Name(), n, m.total, m.shard)
+		if n > m.total || !m.shard.Has(n) {
+			return fmt.Errorf("%s: game %d is not in the schedule of this run (%d games, shard %s)", idx[n].Path(), n, m.total, m.shard)
 		}
-		g, err := idx[n].read()
+		g, err := idx[n].Read()
 		if err != nil {
 			return err
 		}
@@ -210,7 +212,7 @@ func (m *match) open(ctx context.Context, dir string) error {
 				return &InterruptedError{Dir: dir, Done: len(idx), Total: m.planned}
 			}
 		}
-		ref, err := m.out.appendJSON(g)
+		ref, err := m.out.AppendJSON(g)
 		if err != nil {
 			return err
 		}
@@ -219,11 +221,11 @@ func (m *match) open(ctx context.Context, dir string) error {
 			return err
 		}
 	}
-	if err := m.out.install(); err != nil {
+	if err := m.out.Install(); err != nil {
 		return err
 	}
-	m.prog = &progress{w: m.stdout, terminal: m.opt.Terminal, width: m.opt.Width, total: m.total, start: time.Now(), done0: m.b.s.GamesPlayed}
-	return m.writeSummaries(m.b.summary(), true)
+	m.prog = &progress{w: m.stdout, terminal: m.opt.Terminal, width: m.opt.Width, total: m.total, start: time.Now(), done0: m.b.Played()}
+	return m.writeSummaries(m.b.Summary(), true)
 }
 
 // printSetup prints what the configuration block does not say: concurrency,
@@ -247,7 +249,7 @@ func (m *match) printSetup(finished int) {
 // takeInOrder takes every pending game that is next in game order into
 // games.pgn, moves.csv and the summary, stopping when the SPRT decides.
 func (m *match) takeInOrder(report bool) error {
-	for m.hasNext && !m.b.decided() {
+	for m.hasNext && !m.b.Decided() {
 		pg, ok := m.pending[m.next.Number]
 		if !ok {
 			return nil
@@ -255,7 +257,7 @@ func (m *match) takeInOrder(report bool) error {
 		g := pg.rec
 		if g == nil {
 			var err error
-			if g, err = pg.ref.read(); err != nil {
+			if g, err = pg.ref.Read(); err != nil {
 				return err
 			}
 		}
@@ -268,13 +270,13 @@ func (m *match) takeInOrder(report bool) error {
 		// from the schedule they were played by.
 		g.Pair = s.Pair
 		delete(m.pending, s.Number)
-		if err := m.out.appendOrdered(g); err != nil {
+		if err := m.out.AppendOrdered(g); err != nil {
 			return err
 		}
-		m.b.add(g)
+		m.b.Add(g)
 		m.next, m.hasNext = m.commit.next()
 		if report {
-			sum := m.b.summary()
+			sum := m.b.Summary()
 			m.prog.gameDone(g, sum)
 			if err := m.writeSummaries(sum, false); err != nil {
 				return err
@@ -286,12 +288,12 @@ func (m *match) takeInOrder(report bool) error {
 
 // writeSummaries writes summary.json and summary.md, at most once per
 // summaryInterval unless forced.
-func (m *match) writeSummaries(s *Summary, force bool) error {
+func (m *match) writeSummaries(s *record.Summary, force bool) error {
 	if !force && time.Since(m.wrote) < m.wait {
 		return nil
 	}
 	m.wrote = time.Now()
-	err := writeSummaryFiles(m.dir, m.cfg, s)
+	err := output.WriteSummaryFiles(m.dir, m.cfg, s)
 	m.wait = max(summaryInterval, 20*time.Since(m.wrote))
 	return err
 }
@@ -300,13 +302,13 @@ func (m *match) writeSummaries(s *Summary, force bool) error {
 // that stopped it (the game is then replayed by --resume).
 type gameResult struct {
 	spec gameSpec
-	rec  *GameRecord
+	rec  *record.GameRecord
 	err  error
 }
 
 // play runs the workers until the schedule is done, the SPRT decides or ctx
 // is cancelled.
-func (m *match) play(ctx context.Context) (*Summary, error) {
+func (m *match) play(ctx context.Context) (*record.Summary, error) {
 	gctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan gameSpec)
@@ -330,7 +332,7 @@ func (m *match) play(ctx context.Context) (*Summary, error) {
 	var fatal error
 	for {
 		var send chan<- gameSpec
-		if more && ctx.Err() == nil && fatal == nil && !m.b.decided() {
+		if more && ctx.Err() == nil && fatal == nil && !m.b.Decided() {
 			send = jobs
 		}
 		if send == nil && inflight == 0 {
@@ -346,12 +348,12 @@ func (m *match) play(ctx context.Context) (*Summary, error) {
 				fatal = err
 				cancel()
 			}
-			if m.b.decided() {
+			if m.b.Decided() {
 				cancel() // the games after the deciding one are not played
 			}
 		}
 	}
-	sum := m.b.summary()
+	sum := m.b.Summary()
 	if fatal != nil {
 		m.writeSummaries(sum, true)
 		return sum, fatal
@@ -389,7 +391,7 @@ func (m *match) finished(res gameResult) error {
 		return res.err
 	}
 	m.played++
-	ref, err := m.out.appendJSON(res.rec)
+	ref, err := m.out.AppendJSON(res.rec)
 	if err != nil {
 		return err
 	}
@@ -408,7 +410,7 @@ func (m *match) work(ctx context.Context, r *runner, jobs <-chan gameSpec, resul
 		m.seedPlayers(ctx, r, spec)
 		var onMove func(int)
 		if m.n == 1 && m.opt.Terminal {
-			done, sum := m.b.s.GamesPlayed, m.b.summary()
+			done, sum := m.b.Played(), m.b.Summary()
 			onMove = func(ply int) { m.prog.live(done, sum, spec.Number, ply) }
 		}
 		rec, err := r.playGame(ctx, spec, onMove)

@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"arena/arena/record"
 	"bytes"
 	"strings"
 	"testing"
@@ -12,7 +13,7 @@ import (
 // \r rewrites it in place instead of leaving a wrapped row per update.
 func TestProgressLineWidth(t *testing.T) {
 	cfg := writeConfig(t, "judge: off\nlimits: {depth: 1}\nengines: [{name: A very long engine name indeed, engine: heuristic}, {name: Ünïcode engine name also long, engine: heuristic}]\n")
-	sum := newSummaryBuilder(cfg, runInfo{planned: 6}).summary()
+	sum := record.NewBuilder(cfg, record.RunInfo{Planned: 6}).Summary()
 	for _, width := range []int{0, 40, 120} {
 		var buf bytes.Buffer
 		p := &progress{w: &buf, terminal: true, total: 6, width: width, start: time.Now()}

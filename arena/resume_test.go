@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"arena/arena/output"
 	"bytes"
 	"fmt"
 	"os"
@@ -42,7 +43,7 @@ engines:
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	games := filepath.Join(run, GamesFile)
+	games := filepath.Join(run, output.GamesFile)
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		data, _ := os.ReadFile(games)
@@ -103,7 +104,7 @@ engines:
 	if _, err := Run(t.Context(), cfg, Options{Binary: arenaBin, OutDir: dir}); err != nil {
 		t.Fatal(err)
 	}
-	games := filepath.Join(dir, GamesFile)
+	games := filepath.Join(dir, output.GamesFile)
 	data, err := os.ReadFile(games)
 	if err != nil {
 		t.Fatal(err)
@@ -114,13 +115,13 @@ engines:
 	if err := os.WriteFile(games, torn, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.OpenFile(filepath.Join(dir, PGNFile), os.O_APPEND|os.O_WRONLY, 0)
+	f, err := os.OpenFile(filepath.Join(dir, output.PGNFile), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.WriteString("[Event \"torn\"]\n[Round \"2\"]\n")
 	f.Close()
-	recs, err := readGames(games)
+	recs, err := output.ReadGames(games)
 	if err != nil || len(recs) != 1 {
 		t.Fatalf("readGames of a torn file: %d records, %v; want 1", len(recs), err)
 	}
@@ -134,8 +135,8 @@ engines:
 	if err := os.WriteFile(games, append([]byte("{bad\n"), data...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := readGames(games); err == nil || !strings.Contains(err.Error(), GamesFile+":1:") {
-		t.Errorf("damaged record: got %v, want an error naming %s:1", err, GamesFile)
+	if _, err := output.ReadGames(games); err == nil || !strings.Contains(err.Error(), output.GamesFile+":1:") {
+		t.Errorf("damaged record: got %v, want an error naming %s:1", err, output.GamesFile)
 	}
 }
 

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"arena/arena/config"
+	"arena/arena/output"
+	"arena/arena/record"
 	"arena/internal/atomicfile"
 )
 
@@ -40,7 +42,7 @@ type Options struct {
 	// Concurrency, when above 0, overrides the config's concurrency.
 	Concurrency int
 	// Shard restricts the run to one shard of the schedule (zero: all).
-	Shard Shard
+	Shard record.Shard
 }
 
 // InterruptedError is returned when the context is cancelled mid-run. The
@@ -62,7 +64,7 @@ func (e *InterruptedError) Error() string {
 // Run plays the match cfg describes and writes its results into a new run
 // directory. It returns the summary of the finished games; on cancellation
 // of ctx it stops the engines and returns an *InterruptedError.
-func Run(ctx context.Context, cfg *config.Config, opt Options) (*Summary, error) {
+func Run(ctx context.Context, cfg *config.Config, opt Options) (*record.Summary, error) {
 	if cfg.Sweep != nil {
 		return nil, fmt.Errorf("%s has a sweep: of %d settings; run it with RunSweep", cfg.File, len(cfg.Sweep.Configs))
 	}
@@ -85,8 +87,8 @@ func checkFreshDir(dir string) error {
 	if IsSweepDir(dir) {
 		return fmt.Errorf("%s already holds a sweep (%s exists); continue it with: arena run --resume %s", dir, SweepJSON, dir)
 	}
-	if _, err := os.Stat(filepath.Join(dir, GamesFile)); err == nil {
-		return fmt.Errorf("%s already holds a run (%s exists); continue it with: arena run --resume %s", dir, GamesFile, dir)
+	if _, err := os.Stat(filepath.Join(dir, output.GamesFile)); err == nil {
+		return fmt.Errorf("%s already holds a run (%s exists); continue it with: arena run --resume %s", dir, output.GamesFile, dir)
 	}
 	return nil
 }
@@ -101,7 +103,7 @@ func claimRunDir(cfg *config.Config, opt Options, stdout io.Writer) (string, *di
 		if dir, err = newRunDir(cfg.Output.Dir, cfg.Name, time.Now()); err != nil {
 			return "", nil, err
 		}
-	} else if err := os.MkdirAll(dir, dirPerm); err != nil {
+	} else if err := os.MkdirAll(dir, output.DirPerm); err != nil {
 		return "", nil, fmt.Errorf("create run directory: %w", err)
 	}
 	lock, err := lockDir(dir, "arena run", stdout)
@@ -114,11 +116,11 @@ func claimRunDir(cfg *config.Config, opt Options, stdout io.Writer) (string, *di
 	}
 	data, err := cfg.Marshal()
 	if err == nil {
-		err = atomicfile.WriteFile(filepath.Join(dir, ConfigFile), data)
+		err = atomicfile.WriteFile(filepath.Join(dir, output.ConfigFile), data)
 	}
 	if err != nil {
 		lock.unlock()
-		return "", nil, fmt.Errorf("write %s: %w", ConfigFile, err)
+		return "", nil, fmt.Errorf("write %s: %w", output.ConfigFile, err)
 	}
 	return dir, lock, nil
 }
@@ -142,13 +144,13 @@ func ConfigHash(cfg *config.Config) (string, error) {
 // finished in dir/games.jsonl and plays the rest, with the shard the run
 // was started with. Games recorded without the judge's verdict (the judge
 // was interrupted or failed) are judged again first.
-func Resume(ctx context.Context, dir string, opt Options) (*Summary, error) {
+func Resume(ctx context.Context, dir string, opt Options) (*record.Summary, error) {
 	if IsSweepDir(dir) {
 		return nil, fmt.Errorf("resume %s: it holds a sweep (%s), not a single run; resume it with ResumeSweep", dir, SweepJSON)
 	}
-	path := filepath.Join(dir, ConfigFile)
+	path := filepath.Join(dir, output.ConfigFile)
 	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("resume %s: no %s (not an arena run directory?)", dir, ConfigFile)
+		return nil, fmt.Errorf("resume %s: no %s (not an arena run directory?)", dir, output.ConfigFile)
 	}
 	stdout := opt.Stdout
 	if stdout == nil {
@@ -158,7 +160,7 @@ func Resume(ctx context.Context, dir string, opt Options) (*Summary, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resume: %w", err)
 	}
-	fail := func(err error) (*Summary, error) {
+	fail := func(err error) (*record.Summary, error) {
 		lock.unlock()
 		return nil, fmt.Errorf("resume %s: %w", dir, err)
 	}
@@ -191,12 +193,12 @@ func newRunDir(root, name string, now time.Time) (string, error) {
 		base = "match"
 	}
 	base = filepath.Join(root, base+"-"+now.Format("20060102-150405"))
-	if err := os.MkdirAll(root, dirPerm); err != nil {
+	if err := os.MkdirAll(root, output.DirPerm); err != nil {
 		return "", fmt.Errorf("create output directory: %w", err)
 	}
 	dir := base
 	for i := 2; ; i++ {
-		err := os.Mkdir(dir, dirPerm)
+		err := os.Mkdir(dir, output.DirPerm)
 		if err == nil {
 			return dir, nil
 		}
@@ -209,7 +211,7 @@ func newRunDir(root, name string, now time.Time) (string, error) {
 
 // shardGames is the number of games of a schedule of total games that
 // shard s plays.
-func shardGames(total int, s Shard) int {
+func shardGames(total int, s record.Shard) int {
 	if s.Count <= 1 {
 		return total
 	}
@@ -220,7 +222,7 @@ func shardGames(total int, s Shard) int {
 // dir. dir and lock are those of a resumed run; a new run's directory is
 // created once the engines and the judge have started, so that a run that
 // cannot start leaves nothing behind.
-func run(ctx context.Context, cfg *config.Config, dir string, lock *dirLock, opt Options) (sum *Summary, err error) {
+func run(ctx context.Context, cfg *config.Config, dir string, lock *dirLock, opt Options) (sum *record.Summary, err error) {
 	defer func() { lock.unlock() }()
 	m, err := newMatch(ctx, cfg, opt)
 	if err != nil {

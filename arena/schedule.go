@@ -8,6 +8,7 @@ import (
 
 	"arena/arena/config"
 	"arena/arena/openings"
+	"arena/arena/record"
 )
 
 // The schedule is generated lazily, one game at a time, so that its size
@@ -61,13 +62,13 @@ type scheduleIter struct {
 	ps       [][2]int
 	openings []openings.Opening
 	seq      *openingSeq
-	shard    Shard
+	shard    record.Shard
 	k, p, i  int // block of two games per pairing, pairing, game of the pairing
 	number   int // games yielded or skipped so far
 	pair     int
 }
 
-func newSchedule(cfg *config.Config, book []openings.Opening, shard Shard) *scheduleIter {
+func newSchedule(cfg *config.Config, book []openings.Opening, shard record.Shard) *scheduleIter {
 	s := &scheduleIter{cfg: cfg, ps: cfg.Pairings(), openings: book, shard: shard}
 	if len(book) > 0 {
 		s.seq = newOpeningSeq(len(book), cfg.Openings.Order, cfg.Openings.Start, cfg.Seed)
@@ -82,7 +83,7 @@ func totalGames(cfg *config.Config) int { return cfg.Games * len(cfg.Pairings())
 func (s *scheduleIter) next() (gameSpec, bool) {
 	for {
 		g, ok := s.step()
-		if !ok || s.shard.has(g.Number) {
+		if !ok || s.shard.Has(g.Number) {
 			return g, ok
 		}
 	}
@@ -129,37 +130,6 @@ func (s *scheduleIter) step() (gameSpec, bool) {
 	return g, true
 }
 
-// Shard selects the games one process of a split run plays: game g (1-based)
-// belongs to shard (g-1) mod Count. Interleaving rather than contiguous
-// blocks spreads every pairing, colour and part of the opening book evenly
-// over the shards, so shards take about the same wall time even when game
-// lengths drift along the schedule (later openings, a slower pairing of a
-// tournament), and a shard that is lost or late costs a thin sample of the
-// whole run rather than a block of it. The zero Shard is the whole run.
-type Shard struct {
-	Index int `json:"index"` // 0-based
-	Count int `json:"count"`
-}
-
-// has reports whether game number g belongs to the shard.
-func (s Shard) has(g int) bool { return s.Count <= 1 || (g-1)%s.Count == s.Index }
-
-// IsZero reports whether s is the whole run.
-func (s Shard) IsZero() bool { return s.Count == 0 }
-
-func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
-
-// ParseShard parses "I/N" (0 <= I < N).
-func ParseShard(v string) (Shard, error) {
-	a, b, ok := strings.Cut(v, "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return Shard{}, fmt.Errorf("shard %q: expected I/N with 0 <= I < N, e.g. 0/4", v)
-	}
-	return Shard{Index: i, Count: n}, nil
-}
-
 // Environment variables ShardFromEnv reads: Slurm's job arrays, or a
 // Kubernetes Indexed Job's completion index with ARENA_SHARD_COUNT (an
 // Indexed Job does not tell its pods the number of completions).
@@ -175,7 +145,7 @@ const (
 // minus SLURM_ARRAY_TASK_MIN, of SLURM_ARRAY_TASK_COUNT) or a Kubernetes
 // Indexed Job pod (JOB_COMPLETION_INDEX of ARENA_SHARD_COUNT) is; ok is
 // false when neither is set.
-func ShardFromEnv(getenv func(string) string) (s Shard, ok bool, err error) {
+func ShardFromEnv(getenv func(string) string) (s record.Shard, ok bool, err error) {
 	num := func(name string) (int, error) {
 		v, err := strconv.Atoi(strings.TrimSpace(getenv(name)))
 		if err != nil {
@@ -210,6 +180,6 @@ func ShardFromEnv(getenv func(string) string) (s Shard, ok bool, err error) {
 	if err != nil {
 		return s, false, err
 	}
-	s, err = ParseShard(fmt.Sprintf("%d/%d", idx, count))
+	s, err = record.ParseShard(fmt.Sprintf("%d/%d", idx, count))
 	return s, err == nil, err
 }

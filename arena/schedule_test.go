@@ -8,12 +8,14 @@ import (
 
 	"arena/arena/config"
 	"arena/arena/openings"
+	"arena/arena/output"
+	"arena/arena/record"
 )
 
 // schedule lists every game of the whole schedule.
 func schedule(cfg *config.Config, book []openings.Opening) []gameSpec {
 	var games []gameSpec
-	it := newSchedule(cfg, book, Shard{})
+	it := newSchedule(cfg, book, record.Shard{})
 	for g, ok := it.next(); ok; g, ok = it.next() {
 		games = append(games, g)
 	}
@@ -32,7 +34,7 @@ func TestShardsPartitionSchedule(t *testing.T) {
 	}
 	seen := map[int]gameSpec{}
 	for i := range 3 {
-		it := newSchedule(cfg, ops, Shard{Index: i, Count: 3})
+		it := newSchedule(cfg, ops, record.Shard{Index: i, Count: 3})
 		for g, ok := it.next(); ok; g, ok = it.next() {
 			if _, dup := seen[g.Number]; dup {
 				t.Errorf("game %d in two shards", g.Number)
@@ -51,27 +53,27 @@ func TestShardsPartitionSchedule(t *testing.T) {
 }
 
 func TestShardParsingAndEnv(t *testing.T) {
-	if s, err := ParseShard("2/5"); err != nil || s != (Shard{2, 5}) {
+	if s, err := record.ParseShard("2/5"); err != nil || s != (record.Shard{Index: 2, Count: 5}) {
 		t.Errorf("ParseShard(2/5) = %v, %v", s, err)
 	}
 	for _, bad := range []string{"5/5", "-1/2", "1", "a/b", "0/0"} {
-		if _, err := ParseShard(bad); err == nil {
+		if _, err := record.ParseShard(bad); err == nil {
 			t.Errorf("ParseShard(%q) accepted", bad)
 		}
 	}
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 	cases := []struct {
 		env  map[string]string
-		want Shard
+		want record.Shard
 		ok   bool
 		err  bool
 	}{
-		{map[string]string{}, Shard{}, false, false},
-		{map[string]string{EnvSlurmTaskID: "3", EnvSlurmTaskCount: "4", EnvSlurmTaskMin: "1"}, Shard{2, 4}, true, false},
-		{map[string]string{EnvSlurmTaskID: "0", EnvSlurmTaskCount: "2"}, Shard{0, 2}, true, false},
-		{map[string]string{EnvK8sIndex: "1", EnvShardCount: "3"}, Shard{1, 3}, true, false},
-		{map[string]string{EnvK8sIndex: "1"}, Shard{}, false, true},
-		{map[string]string{EnvSlurmTaskID: "9", EnvSlurmTaskCount: "4"}, Shard{}, false, true},
+		{map[string]string{}, record.Shard{}, false, false},
+		{map[string]string{EnvSlurmTaskID: "3", EnvSlurmTaskCount: "4", EnvSlurmTaskMin: "1"}, record.Shard{Index: 2, Count: 4}, true, false},
+		{map[string]string{EnvSlurmTaskID: "0", EnvSlurmTaskCount: "2"}, record.Shard{Index: 0, Count: 2}, true, false},
+		{map[string]string{EnvK8sIndex: "1", EnvShardCount: "3"}, record.Shard{Index: 1, Count: 3}, true, false},
+		{map[string]string{EnvK8sIndex: "1"}, record.Shard{}, false, true},
+		{map[string]string{EnvSlurmTaskID: "9", EnvSlurmTaskCount: "4"}, record.Shard{}, false, true},
 	}
 	for _, c := range cases {
 		s, ok, err := ShardFromEnv(env(c.env))
@@ -136,7 +138,7 @@ func TestScheduleColours(t *testing.T) {
 		t.Fatalf("noswap/reverse not read: %v", err)
 	}
 	var b strings.Builder
-	writeMatchConfig(&b, cfg, time.Now(), 2, "")
+	output.WriteMatchConfig(&b, cfg, time.Now(), 2, "")
 	if !strings.Contains(b.String(), "Colours: h2 White in every game (noswap, reverse)") {
 		t.Errorf("header lacks the colours:\n%s", b.String())
 	}

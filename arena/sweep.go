@@ -14,11 +14,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
-
 	"arena/arena/config"
+	"arena/arena/output"
+	"arena/arena/record"
 	"arena/internal/atomicfile"
 )
 
@@ -36,7 +34,7 @@ func sweepX(value string) *float64 {
 		return &f
 	}
 	if d, err := config.ParseDuration(value); err == nil {
-		return ptr(d.Seconds())
+		return new(d.Seconds())
 	}
 	return nil
 }
@@ -54,7 +52,7 @@ type SweepSummary struct {
 	Complete bool      `json:"complete"`
 	// Shard is the part of every setting's schedule this sweep plays
 	// (arena run --shard); absent for a whole sweep.
-	Shard    *Shard         `json:"shard,omitempty"`
+	Shard    *record.Shard  `json:"shard,omitempty"`
 	Settings []SweepSetting `json:"settings"`
 	Rows     []SweepRow     `json:"rows"`
 }
@@ -118,10 +116,10 @@ func RunSweep(ctx context.Context, cfg *config.Config, opt Options) (*SweepSumma
 		if err := checkFreshDir(dir); err != nil {
 			return nil, err
 		}
-		if _, err := os.Stat(filepath.Join(dir, ConfigFile)); err == nil {
-			return nil, fmt.Errorf("%s already holds a run (%s exists), not a sweep; choose another --out", dir, ConfigFile)
+		if _, err := os.Stat(filepath.Join(dir, output.ConfigFile)); err == nil {
+			return nil, fmt.Errorf("%s already holds a run (%s exists), not a sweep; choose another --out", dir, output.ConfigFile)
 		}
-		if err := os.MkdirAll(dir, dirPerm); err != nil {
+		if err := os.MkdirAll(dir, output.DirPerm); err != nil {
 			return nil, fmt.Errorf("create sweep directory: %w", err)
 		}
 	}
@@ -145,18 +143,18 @@ func RunSweep(ctx context.Context, cfg *config.Config, opt Options) (*SweepSumma
 		name := strings.Trim(unsafeName.ReplaceAllString(last+"-"+v, "-"), "-")
 		st := SweepSetting{Setting: i + 1, Value: v, X: sweepX(v), Dir: fmt.Sprintf("%0*d-%s", width, i+1, name)}
 		sub := filepath.Join(dir, st.Dir)
-		if err := os.MkdirAll(sub, dirPerm); err != nil {
+		if err := os.MkdirAll(sub, output.DirPerm); err != nil {
 			return nil, fmt.Errorf("create %s: %w", sub, err)
 		}
-		if _, err := os.Stat(filepath.Join(sub, GamesFile)); err == nil {
-			return nil, fmt.Errorf("%s already holds a run (%s exists)", sub, GamesFile)
+		if _, err := os.Stat(filepath.Join(sub, output.GamesFile)); err == nil {
+			return nil, fmt.Errorf("%s already holds a run (%s exists)", sub, output.GamesFile)
 		}
 		data, err := c.Marshal()
 		if err != nil {
 			return nil, err
 		}
-		if err := atomicfile.WriteFile(filepath.Join(sub, ConfigFile), data); err != nil {
-			return nil, fmt.Errorf("write %s: %w", filepath.Join(sub, ConfigFile), err)
+		if err := atomicfile.WriteFile(filepath.Join(sub, output.ConfigFile), data); err != nil {
+			return nil, fmt.Errorf("write %s: %w", filepath.Join(sub, output.ConfigFile), err)
 		}
 		ss.Settings = append(ss.Settings, st)
 	}
@@ -228,10 +226,10 @@ func continueSweep(ctx context.Context, ss *SweepSummary, opt Options) (*SweepSu
 			subOpt := opt
 			subOpt.OutDir = sub
 			var runErr error
-			if _, err := os.Stat(filepath.Join(sub, GamesFile)); err == nil {
+			if _, err := os.Stat(filepath.Join(sub, output.GamesFile)); err == nil {
 				sum, runErr = Resume(ctx, sub, subOpt)
 			} else {
-				c, err := config.Load(filepath.Join(sub, ConfigFile))
+				c, err := config.Load(filepath.Join(sub, output.ConfigFile))
 				if err != nil {
 					return ss, fmt.Errorf("sweep setting %d: %w", i+1, err)
 				}
@@ -275,7 +273,7 @@ func (ss *SweepSummary) interrupted(i int) error {
 
 // record stores setting i's summary (which may be partial, or nil when the
 // run left none) and rewrites the sweep's files.
-func (ss *SweepSummary) record(i int, sum *Summary) error {
+func (ss *SweepSummary) record(i int, sum *record.Summary) error {
 	if sum != nil {
 		st := &ss.Settings[i]
 		st.Complete, st.GamesPlayed, st.GamesPlanned, st.Stopped = sum.Complete, sum.GamesPlayed, sum.GamesPlanned, sum.Stopped
@@ -307,17 +305,17 @@ func (ss *SweepSummary) values() []string {
 
 // readSummary reads a run directory's summary.json; nil when there is none
 // yet.
-func readSummary(dir string) (*Summary, error) {
-	data, err := os.ReadFile(filepath.Join(dir, SummaryJSON))
+func readSummary(dir string) (*record.Summary, error) {
+	data, err := os.ReadFile(filepath.Join(dir, output.SummaryJSON))
 	if os.IsNotExist(err) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	var s Summary
+	var s record.Summary
 	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, SummaryJSON), err)
+		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, output.SummaryJSON), err)
 	}
 	return &s, nil
 }
@@ -352,21 +350,14 @@ func (ss *SweepSummary) tableRows() [][]string {
 	for _, r := range ss.Rows {
 		rows = append(rows, []string{r.Value, r.Engine, fmt.Sprint(r.Games), fmt.Sprint(r.Wins), fmt.Sprint(r.Draws),
 			fmt.Sprint(r.Losses), fmt.Sprintf("%.1f", r.ScorePct), fmt.Sprintf("%.3f", r.AvgTime), fmt.Sprintf("%.0f", r.AvgNodes),
-			fmt.Sprintf("%.1f", r.AvgDepth), fmt.Sprintf("%.1f", r.AvgRAMMB), fmtOpt(r.ACPL, "%.1f"), fmtOpt(r.Accuracy, "%.1f")})
+			fmt.Sprintf("%.1f", r.AvgDepth), fmt.Sprintf("%.1f", r.AvgRAMMB), output.FormatOpt(r.ACPL, "%.1f"), output.FormatOpt(r.Accuracy, "%.1f")})
 	}
 	return rows
 }
 
 // WriteTable prints the combined table: one row per setting and engine.
 func (ss *SweepSummary) WriteTable(w io.Writer) error {
-	h := ss.header()
-	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: rightFrom(2, len(h))}))
-	t.Header(toAny(h)...)
-	if err := t.Bulk(ss.tableRows()); err != nil {
-		return err
-	}
-	return t.Render()
+	return output.RenderTable(w, false, ss.header(), ss.tableRows(), 2)
 }
 
 // Markdown returns sweep.md: the combined table and each setting's run.
@@ -378,14 +369,7 @@ func (ss *SweepSummary) Markdown() ([]byte, error) {
 		status = "in progress or interrupted"
 	}
 	fmt.Fprintf(&b, "%d settings (%s); updated %s.\n\n", len(ss.Settings), status, ss.Updated.Format(time.RFC3339))
-	h := ss.header()
-	t := tablewriter.NewTable(&b, tablewriter.WithRenderer(renderer.NewMarkdown()), tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: rightFrom(2, len(h))}))
-	t.Header(toAny(h)...)
-	if err := t.Bulk(ss.tableRows()); err != nil {
-		return nil, err
-	}
-	if err := t.Render(); err != nil {
+	if err := output.RenderTable(&b, true, ss.header(), ss.tableRows(), 2); err != nil {
 		return nil, err
 	}
 	b.WriteString("\n## Runs\n\n")
@@ -397,7 +381,7 @@ func (ss *SweepSummary) Markdown() ([]byte, error) {
 		if !st.Complete {
 			state += ", not complete"
 		}
-		fmt.Fprintf(&b, "- %s = %s: [%s](%s/%s) (%s)\n", ss.Key, st.Value, st.Dir, st.Dir, SummaryMD, state)
+		fmt.Fprintf(&b, "- %s = %s: [%s](%s/%s) (%s)\n", ss.Key, st.Value, st.Dir, st.Dir, output.SummaryMD, state)
 	}
 	return b.Bytes(), nil
 }

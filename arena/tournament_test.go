@@ -14,11 +14,13 @@ import (
 
 	"arena/arena/config"
 	"arena/arena/openings"
+	"arena/arena/output"
+	"arena/arena/record"
 	"arena/tracker"
 )
 
 // readSummaryJSON reads a run's summary.json as the report reads it.
-func readSummaryJSON(t *testing.T, dir string) *Summary {
+func readSummaryJSON(t *testing.T, dir string) *record.Summary {
 	t.Helper()
 	s, err := readSummary(dir)
 	if err != nil || s == nil {
@@ -108,7 +110,7 @@ openings: {file: %q}
 			t.Errorf("%s vs %s: pentanomial %+v, want 1 pair", p.A, p.B, p.Penta)
 		}
 	}
-	md, err := os.ReadFile(filepath.Join(dir, SummaryMD))
+	md, err := os.ReadFile(filepath.Join(dir, output.SummaryMD))
 	if err != nil || !bytes.Contains(md, []byte("Crosstable (")) || !bytes.Contains(md, []byte("| D2 (anchor) ")) {
 		t.Errorf("summary.md lacks the crosstable or ratings: %v\n%s", err, md)
 	}
@@ -132,7 +134,7 @@ openings: {file: %q, start: 3}
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
-	games, err := readGames(filepath.Join(dir, GamesFile))
+	games, err := output.ReadGames(filepath.Join(dir, output.GamesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +245,7 @@ sprt: {elo0: 0, elo1: 200, model: logistic}
 					t.Errorf("output lacks %q:\n%s", w, out)
 				}
 			}
-			games, err := readGames(filepath.Join(dir, GamesFile))
+			games, err := output.ReadGames(filepath.Join(dir, output.GamesFile))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -261,7 +263,7 @@ sprt: {elo0: 0, elo1: 200, model: logistic}
 					LLR *float64 `json:"llr"`
 				} `json:"games"`
 			}
-			data, _ := os.ReadFile(filepath.Join(dir, SummaryJSON))
+			data, _ := os.ReadFile(filepath.Join(dir, output.SummaryJSON))
 			if err := json.Unmarshal(data, &saved); err != nil || saved.SPRT.Status != tt.status || saved.SPRT.Model != "logistic" ||
 				len(saved.Games) != want || saved.Games[0].LLR == nil {
 				t.Errorf("summary.json sprt %+v (%v)", saved, err)

@@ -1,7 +1,6 @@
 package arena
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,47 +13,8 @@ import (
 
 	"arena/arena/config"
 	"arena/arena/openings"
-	"arena/tracker/pgn"
+	"arena/arena/record"
 )
-
-func TestWritePGN(t *testing.T) {
-	cfg := &config.Config{Name: "t", Engines: []config.EngineConfig{
-		{Name: "W", Limits: config.Limits{MoveTime: config.Duration(500 * time.Millisecond)}},
-		{Name: "B", Limits: config.Limits{TC: &config.TimeControl{Moves: 40, Base: time.Minute, Inc: 600 * time.Millisecond}}},
-	}}
-	cpl := 12
-	g := &GameRecord{
-		Game: 3, White: "W", Black: "B", Result: "0-1", Termination: TermNormal, Reason: "Black mates",
-		FEN:   "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 7",
-		Plies: 3, Start: time.Date(2025, 11, 30, 21, 38, 42, 0, time.UTC), Duration: 75,
-		Moves: []MoveRecord{
-			{UCI: "f7f6", SAN: "f6", ScoreCP: 32, Depth: 12, Time: 0.51, Nodes: 12345, RSSMB: 30, PeakMB: 35.2, CPL: &cpl},
-			{UCI: "d1h5", SAN: "Qh5+", ScoreCP: -150, Depth: 3, Time: 0.01, Nodes: 7, RSSMB: 20, PeakMB: 20},
-			{UCI: "g7g6", SAN: "g6", Mate: -1, Depth: 1, Time: 0.02, Nodes: 1, RSSMB: 20, PeakMB: 20},
-		},
-	}
-	var b bytes.Buffer
-	if err := WritePGN(&b, cfg, g); err != nil {
-		t.Fatal(err)
-	}
-	got := b.String()
-	for _, want := range []string{
-		"[Event \"t\"]\n[Site \"arena\"]\n[Date \"2025.11.30\"]\n[Round \"3\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"0-1\"]\n",
-		"[SetUp \"1\"]\n[FEN \"" + g.FEN + "\"]\n", "[PlyCount \"3\"]", "[Termination \"normal\"]",
-		"[WhiteTimeControl \"0.5/move\"]", "[BlackTimeControl \"40/60+0.6\"]", "[GameDuration \"00:01:15\"]",
-		"7... f6 {+0.32/12 0.51s n=12345 mem=35MB cpl=12} 8. Qh5+ {-1.50/3 0.01s n=7 mem=20MB}",
-		"g6 {-M1/1 0.02s n=1 mem=20MB} {Black mates} 0-1\n\n",
-	} {
-		if !strings.Contains(strings.Join(strings.Fields(got), " "), strings.Join(strings.Fields(want), " ")) {
-			t.Errorf("PGN lacks %q:\n%s", want, got)
-		}
-	}
-	for _, line := range strings.Split(got, "\n") {
-		if len(line) > pgn.LineWidth {
-			t.Errorf("line longer than %d: %q", pgn.LineWidth, line)
-		}
-	}
-}
 
 func TestSchedule(t *testing.T) {
 	ops := []openings.Opening{{FEN: "a"}, {FEN: "b"}, {FEN: "c"}}
@@ -139,7 +99,7 @@ func TestGameOver(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := &game{cfg: &config.Config{MaxMoves: maxMoves, GameEnd: gameEnd}, pos: chess.NewGame(opt).Position(), reps: map[string]int{}, rec: &GameRecord{}}
+		g := &game{cfg: &config.Config{MaxMoves: maxMoves, GameEnd: gameEnd}, pos: chess.NewGame(opt).Position(), reps: map[string]int{}, rec: &record.GameRecord{}}
 		g.reps[positionKey(g.pos)] = 1
 		return g
 	}
@@ -153,28 +113,28 @@ func TestGameOver(t *testing.T) {
 		reason      string
 	}{
 		{"checkmate", "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", 0, config.GameEndClaim, []string{"d8h4"},
-			"0-1", TermNormal, "Black mates"},
+			"0-1", record.TermNormal, "Black mates"},
 		{"threefold", StartFENForTest, 0, config.GameEndClaim, []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"},
-			"1/2-1/2", TermNormal, "Draw by 3-fold repetition"},
+			"1/2-1/2", record.TermNormal, "Draw by 3-fold repetition"},
 		{"fifty moves", "8/8/8/4k3/8/8/8/R3K3 w - - 99 80", 0, config.GameEndClaim, []string{"a1a2"},
-			"1/2-1/2", TermNormal, "Draw by fifty moves rule"},
+			"1/2-1/2", record.TermNormal, "Draw by fifty moves rule"},
 		{"stalemate", "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1", 0, config.GameEndClaim, []string{"g6h6"},
-			"1/2-1/2", TermNormal, "Draw by stalemate"},
+			"1/2-1/2", record.TermNormal, "Draw by stalemate"},
 		{"insufficient material", "8/8/8/4k3/8/8/3r4/4K3 w - - 0 1", 0, config.GameEndClaim, []string{"e1d2"},
-			"1/2-1/2", TermNormal, "Draw by insufficient mating material"},
+			"1/2-1/2", record.TermNormal, "Draw by insufficient mating material"},
 		// 1.e4 leaves an en passant square in the FEN that no capture can
 		// use: the position after 3.Ng1 is the one after 1.e4 (issue 9).
 		{"threefold after a double push", StartFENForTest, 0, config.GameEndClaim, []string{"e2e4", "g8f6", "g1f3", "f6g8", "f3g1", "g8f6", "g1f3", "f6g8", "f3g1"},
-			"1/2-1/2", TermNormal, "Draw by 3-fold repetition"},
+			"1/2-1/2", record.TermNormal, "Draw by 3-fold repetition"},
 		{"fivefold", StartFENForTest, 0, config.GameEndFivefold, []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8",
 			"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"},
-			"1/2-1/2", TermNormal, "Draw by 5-fold repetition"},
+			"1/2-1/2", record.TermNormal, "Draw by 5-fold repetition"},
 		{"fifty moves played on", "8/8/8/4k3/8/8/8/R3K3 w - - 99 80", 0, config.GameEndFivefold, []string{"a1a2", "e5e4"},
 			"", "", ""},
 		{"seventy-five moves", "8/8/8/4k3/8/8/8/R3K3 w - - 149 80", 0, config.GameEndFivefold, []string{"a1a2"},
-			"1/2-1/2", TermNormal, "Draw by seventy-five moves rule"},
+			"1/2-1/2", record.TermNormal, "Draw by seventy-five moves rule"},
 		{"max moves", StartFENForTest, 2, config.GameEndClaim, []string{"e2e4", "e7e5"},
-			"1/2-1/2", TermAdjudicated, "max moves (2 plies)"},
+			"1/2-1/2", record.TermAdjudicated, "max moves (2 plies)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,7 +6,7 @@
 // experiments next to the thesis's own tables (Reproduction).
 //
 // It lives under arena/ because it reads the arena's own types
-// (arena.Summary for summary.json, config.ParseDuration for limits); the
+// (record.Summary for summary.json, config.ParseDuration for limits); the
 // tracker sits below the arena and must not import it.
 package report
 
@@ -26,13 +26,15 @@ import (
 
 	"arena/arena"
 	"arena/arena/config"
+	"arena/arena/output"
+	"arena/arena/record"
 	"arena/tracker"
 )
 
 // Run is one loaded run directory.
 type Run struct {
 	Dir     string // as given (or found inside a sweep directory)
-	Summary *arena.Summary
+	Summary *record.Summary
 	Config  string // config.yaml verbatim: the resolved configuration
 	Moves   []Move // moves.csv, in file order
 	// PGN is the path of games.pgn, "" when the run kept no PGN
@@ -83,10 +85,10 @@ func Load(dirs ...string) ([]*Run, error) {
 			return nil, fmt.Errorf("run directory %s: %w", dir, unwrapPath(err))
 		}
 		if !st.IsDir() {
-			return nil, fmt.Errorf("%s is not a directory (expected a run directory holding %s)", dir, arena.SummaryJSON)
+			return nil, fmt.Errorf("%s is not a directory (expected a run directory holding %s)", dir, output.SummaryJSON)
 		}
 		switch {
-		case exists(filepath.Join(dir, arena.SummaryJSON)):
+		case exists(filepath.Join(dir, output.SummaryJSON)):
 			r, err := LoadRun(dir)
 			if err != nil {
 				return nil, err
@@ -132,7 +134,7 @@ func loadSweep(dir string) ([]*Run, error) {
 	var runs []*Run
 	for _, st := range sw.Summary.Settings {
 		sub := filepath.Join(dir, st.Dir)
-		if !exists(filepath.Join(sub, arena.SummaryJSON)) {
+		if !exists(filepath.Join(sub, output.SummaryJSON)) {
 			sw.Missing = append(sw.Missing, st)
 			continue
 		}
@@ -144,7 +146,7 @@ func loadSweep(dir string) ([]*Run, error) {
 		runs = append(runs, r)
 	}
 	if len(runs) == 0 {
-		return nil, fmt.Errorf("sweep %s: none of its %d settings has a %s yet (not started?)", dir, len(sw.Summary.Settings), arena.SummaryJSON)
+		return nil, fmt.Errorf("sweep %s: none of its %d settings has a %s yet (not started?)", dir, len(sw.Summary.Settings), output.SummaryJSON)
 	}
 	return runs, nil
 }
@@ -160,12 +162,12 @@ func runDirsIn(dir string) ([]string, error) {
 		// Stat, not the entry's type, so that symbolic links to run
 		// directories count.
 		sub := filepath.Join(dir, e.Name())
-		if exists(filepath.Join(sub, arena.SummaryJSON)) || arena.IsSweepDir(sub) {
+		if exists(filepath.Join(sub, output.SummaryJSON)) || arena.IsSweepDir(sub) {
 			out = append(out, sub)
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no %s or %s: not a run or sweep directory, and no run directory inside it", dir, arena.SummaryJSON, arena.SweepJSON)
+		return nil, fmt.Errorf("%s: no %s or %s: not a run or sweep directory, and no run directory inside it", dir, output.SummaryJSON, arena.SweepJSON)
 	}
 	sort.Strings(out)
 	return out, nil
@@ -174,12 +176,12 @@ func runDirsIn(dir string) ([]string, error) {
 // LoadRun reads one run directory.
 func LoadRun(dir string) (*Run, error) {
 	r := &Run{Dir: dir}
-	path := filepath.Join(dir, arena.SummaryJSON)
+	path := filepath.Join(dir, output.SummaryJSON)
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: missing %s (is this a run directory of arena run?): %w", dir, arena.SummaryJSON, unwrapPath(err))
+		return nil, fmt.Errorf("%s: missing %s (is this a run directory of arena run?): %w", dir, output.SummaryJSON, unwrapPath(err))
 	}
-	r.Summary = &arena.Summary{}
+	r.Summary = &record.Summary{}
 	if err := json.Unmarshal(data, r.Summary); err != nil {
 		return nil, fmt.Errorf("%s: %v (expected the summary.json of arena run)", path, err)
 	}
@@ -187,16 +189,16 @@ func LoadRun(dir string) (*Run, error) {
 		return nil, fmt.Errorf("%s: no engines (expected the summary.json of arena run)", path)
 	}
 	restoreStatistics(r.Summary)
-	cfg, err := os.ReadFile(filepath.Join(dir, arena.ConfigFile))
+	cfg, err := os.ReadFile(filepath.Join(dir, output.ConfigFile))
 	if err != nil {
-		return nil, fmt.Errorf("%s: missing %s, the run's resolved configuration: %w", dir, arena.ConfigFile, unwrapPath(err))
+		return nil, fmt.Errorf("%s: missing %s, the run's resolved configuration: %w", dir, output.ConfigFile, unwrapPath(err))
 	}
 	r.Config = string(cfg)
-	if r.Moves, err = readMoves(filepath.Join(dir, arena.MovesFile)); err != nil {
+	if r.Moves, err = readMoves(filepath.Join(dir, output.MovesFile)); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	if st, err := os.Stat(filepath.Join(dir, arena.PGNFile)); err == nil && st.Size() > 0 {
-		r.PGN = filepath.Join(dir, arena.PGNFile)
+	if st, err := os.Stat(filepath.Join(dir, output.PGNFile)); err == nil && st.Size() > 0 {
+		r.PGN = filepath.Join(dir, output.PGNFile)
 	}
 	if r.Rejudges, err = loadRejudges(dir); err != nil {
 		return nil, err
@@ -208,7 +210,7 @@ func LoadRun(dir string) (*Run, error) {
 // from the counts: JSON has no infinities, so summary.json writes an
 // unbounded or undefined value as null, which decodes as 0. The tracker's
 // functions are the ones the arena used, so the values are exact.
-func restoreStatistics(s *arena.Summary) {
+func restoreStatistics(s *record.Summary) {
 	var records []tracker.PairRecord
 	for i, p := range s.Pairs {
 		s.Pairs[i].Elo = tracker.Elo(p.Elo.Wins, p.Elo.Draws, p.Elo.Losses)
@@ -295,7 +297,7 @@ func readMoves(path string) ([]Move, error) {
 // MoveTime is an engine's fixed time per move in a run, parsed from its
 // limits in summary.json ("movetime 1s, depth 8"); ok is false when the
 // engine had none (a clock, nodes or depth only).
-func MoveTime(e arena.EngineSummary) (d time.Duration, ok bool) {
+func MoveTime(e record.EngineSummary) (d time.Duration, ok bool) {
 	for part := range strings.SplitSeq(e.Limits, ",") {
 		if v, found := strings.CutPrefix(strings.TrimSpace(part), "movetime "); found {
 			d, err := config.ParseDuration(v)
@@ -306,7 +308,7 @@ func MoveTime(e arena.EngineSummary) (d time.Duration, ok bool) {
 }
 
 // NodeLimit is the engine's node limit, from its limits in summary.json.
-func NodeLimit(e arena.EngineSummary) (int64, bool) {
+func NodeLimit(e record.EngineSummary) (int64, bool) {
 	for part := range strings.SplitSeq(e.Limits, ",") {
 		if v, found := strings.CutPrefix(strings.TrimSpace(part), "nodes "); found {
 			n, err := strconv.ParseInt(v, 10, 64)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"arena/arena"
+	"arena/arena/output"
 )
 
 // Markdown returns report.md: the sweep's table and plots, then per run its
@@ -36,7 +36,7 @@ func (r *Report) Markdown() []byte {
 			fmt.Fprintf(&b, "- **%s:** %s\n", f.Key, mdEscape(f.Value))
 		}
 		if s.PGNLink != "" {
-			fmt.Fprintf(&b, "- **Games (PGN):** [%s](%s)\n", arena.PGNFile, s.PGNLink)
+			fmt.Fprintf(&b, "- **Games (PGN):** [%s](%s)\n", output.PGNFile, s.PGNLink)
 		} else {
 			b.WriteString("- **Games (PGN):** none kept (output.pgn: none)\n")
 		}

@@ -17,7 +17,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
-	"arena/arena"
+	"arena/arena/record"
 	"arena/internal/atomicfile"
 )
 
@@ -31,7 +31,7 @@ const (
 // Point is one engine in one run: a point of the sweep plots.
 type Point struct {
 	Run    *Run
-	Engine arena.EngineSummary
+	Engine record.EngineSummary
 	// X is the engine's time per move in seconds: its movetime limit, or,
 	// when it had none (clock, nodes or depth only), its measured mean
 	// time per move (Measured is then true). When the runs are the
@@ -139,7 +139,7 @@ func commonLimit(runs []*Run) string {
 
 // limitValue is the engine's nodes or depth limit from summary.json's
 // limits ("nodes 20000, depth 8").
-func limitValue(e arena.EngineSummary, name string) (float64, bool) {
+func limitValue(e record.EngineSummary, name string) (float64, bool) {
 	for part := range strings.SplitSeq(e.Limits, ",") {
 		if v, found := strings.CutPrefix(strings.TrimSpace(part), name+" "); found {
 			x, err := strconv.ParseFloat(v, 64)

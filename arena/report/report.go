@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"arena/arena"
 	"arena/arena/config"
+	"arena/arena/record"
 	"arena/internal/atomicfile"
 )
 
@@ -258,7 +258,7 @@ var resultsHeader = []string{"Engine", "Limits", "Games", "Wins", "Draws", "Loss
 
 // resultsTable is summary.md's table with the limits, the judge's error
 // classes and the games lost by failing.
-func resultsTable(s *arena.Summary) *Table {
+func resultsTable(s *record.Summary) *Table {
 	t := &Table{Header: resultsHeader, Right: rightFrom(2, len(resultsHeader))}
 	for _, e := range s.Engines {
 		classes := "-"
@@ -273,7 +273,7 @@ func resultsTable(s *arena.Summary) *Table {
 	return t
 }
 
-func failures(e arena.ErrorCounts) string {
+func failures(e record.ErrorCounts) string {
 	var parts []string
 	for _, c := range []struct {
 		n    int
@@ -291,7 +291,7 @@ func failures(e arena.ErrorCounts) string {
 
 // crosstable is summary.json's crosstable: each engine's points against
 // each other engine (the row engine's view) and its total.
-func crosstable(s *arena.Summary) *Table {
+func crosstable(s *record.Summary) *Table {
 	ct := s.Crosstable
 	if ct == nil {
 		return nil
@@ -317,7 +317,7 @@ func crosstable(s *arena.Summary) *Table {
 
 // ratingsTable lists the maximum-likelihood ratings best first, undefined
 // ones last, as the arena's summary.md does.
-func ratingsTable(s *arena.Summary) *Table {
+func ratingsTable(s *record.Summary) *Table {
 	if s.Ratings == nil {
 		return nil
 	}
@@ -348,7 +348,7 @@ func fmtElo(x float64) string { return fmt.Sprintf("%+.1f", x) }
 
 func fmtPoints(p float64) string { return strings.TrimSuffix(fmt.Sprintf("%.1f", p), ".0") }
 
-func gamesTable(s *arena.Summary) *Table {
+func gamesTable(s *record.Summary) *Table {
 	withOpening := false
 	for _, g := range s.Games {
 		withOpening = withOpening || g.Opening != ""

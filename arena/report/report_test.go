@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"arena/arena"
+	"arena/arena/output"
+	"arena/arena/record"
 )
 
 // The fixtures in testdata/runs are real run directories made with
@@ -76,7 +78,7 @@ func TestLoadFixtures(t *testing.T) {
 	if !strings.Contains(rs[0].Config, "movetime: 50ms") {
 		t.Errorf("config.yaml not read verbatim:\n%s", rs[0].Config)
 	}
-	if rs[0].PGN != filepath.Join(runs+sweep50, arena.PGNFile) {
+	if rs[0].PGN != filepath.Join(runs+sweep50, output.PGNFile) {
 		t.Errorf("PGN %q", rs[0].PGN)
 	}
 	if rs[0].Sweep != nil {
@@ -141,7 +143,7 @@ func copyRun(t *testing.T, name, dst string) {
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{arena.SummaryJSON, arena.ConfigFile, arena.MovesFile, arena.PGNFile} {
+	for _, f := range []string{output.SummaryJSON, output.ConfigFile, output.MovesFile, output.PGNFile} {
 		data, err := os.ReadFile(filepath.Join(runs, name, f))
 		if err != nil {
 			t.Fatal(err)
@@ -207,11 +209,11 @@ func TestLoadErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(os.Remove(filepath.Join(noConfig, arena.ConfigFile)))
-	must(os.Remove(filepath.Join(noMoves, arena.MovesFile)))
-	must(os.WriteFile(filepath.Join(badMoves, arena.MovesFile), []byte("game,ply,engine,move_uci,time_s,nodes,cpl\n1,1,A,e2e4,fast,10,\n"), 0o644))
-	must(os.WriteFile(filepath.Join(badColumn, arena.MovesFile), []byte("game,ply,engine,time_s\n"), 0o644))
-	must(os.WriteFile(filepath.Join(badJSON, arena.SummaryJSON), []byte(`{"name": 3}`), 0o644))
+	must(os.Remove(filepath.Join(noConfig, output.ConfigFile)))
+	must(os.Remove(filepath.Join(noMoves, output.MovesFile)))
+	must(os.WriteFile(filepath.Join(badMoves, output.MovesFile), []byte("game,ply,engine,move_uci,time_s,nodes,cpl\n1,1,A,e2e4,fast,10,\n"), 0o644))
+	must(os.WriteFile(filepath.Join(badColumn, output.MovesFile), []byte("game,ply,engine,time_s\n"), 0o644))
+	must(os.WriteFile(filepath.Join(badJSON, output.SummaryJSON), []byte(`{"name": 3}`), 0o644))
 	must(os.WriteFile(file, nil, 0o644))
 	for _, c := range []struct {
 		dir  string
@@ -222,9 +224,9 @@ func TestLoadErrors(t *testing.T) {
 		{empty, []string{empty, "no summary.json or sweep.json", "no run directory"}},
 		{noConfig, []string{noConfig, "missing config.yaml"}},
 		{noMoves, []string{noMoves, "missing moves.csv"}},
-		{badMoves, []string{filepath.Join(badMoves, arena.MovesFile) + ":2", "time_s", `"fast" is not a number`}},
-		{badColumn, []string{filepath.Join(badColumn, arena.MovesFile), `no column "move_uci"`}},
-		{badJSON, []string{filepath.Join(badJSON, arena.SummaryJSON), "expected the summary.json of arena run"}},
+		{badMoves, []string{filepath.Join(badMoves, output.MovesFile) + ":2", "time_s", `"fast" is not a number`}},
+		{badColumn, []string{filepath.Join(badColumn, output.MovesFile), `no column "move_uci"`}},
+		{badJSON, []string{filepath.Join(badJSON, output.SummaryJSON), "expected the summary.json of arena run"}},
 	} {
 		_, err := Load(c.dir)
 		if err == nil {
@@ -254,7 +256,7 @@ func TestMoveTime(t *testing.T) {
 		{"depth 4", 0, false},
 		{"none", 0, false},
 	} {
-		d, ok := MoveTime(arena.EngineSummary{Limits: c.limits})
+		d, ok := MoveTime(record.EngineSummary{Limits: c.limits})
 		if d != c.want || ok != c.ok {
 			t.Errorf("MoveTime(%q) = %v, %v; want %v, %v", c.limits, d, ok, c.want, c.ok)
 		}

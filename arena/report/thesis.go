@@ -13,7 +13,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"arena/arena"
+	"arena/arena/record"
 	"arena/internal/atomicfile"
 )
 
@@ -29,8 +29,8 @@ var ReproductionPlotsDir = filepath.Join("img", "reproduction")
 type setting struct {
 	moveTime  time.Duration
 	runs      []*Run
-	heur, opp arena.EngineSummary // pooled over the runs
-	distinct  int                 // distinct games (by their moves)
+	heur, opp record.EngineSummary // pooled over the runs
+	distinct  int                  // distinct games (by their moves)
 }
 
 // The kinds of reproduction (docs/reproduction.md): how a run's limits and
@@ -117,7 +117,7 @@ func classify(runs []*Run) (variants []*variant, unused []*Run) {
 // rowOf places a run's heuristic engine at a row of the experiment: its
 // movetime (faithful from the start position, time-matched from a book), or
 // the row whose node budget it has (compute-matched).
-func rowOf(exp *ThesisExperiment, heur arena.EngineSummary, book bool) (time.Duration, string, bool) {
+func rowOf(exp *ThesisExperiment, heur record.EngineSummary, book bool) (time.Duration, string, bool) {
 	if d, ok := MoveTime(heur); ok {
 		if book {
 			return d, kindTime, true
@@ -140,16 +140,16 @@ func rowOf(exp *ThesisExperiment, heur arena.EngineSummary, book bool) (time.Dur
 // engines; nil when it is none of them. Of the experiments against the
 // same engine (experiment 1 and its reference match) the one with the
 // run's move limit wins, else the first.
-func experimentOf(r *Run) (*ThesisExperiment, arena.EngineSummary, arena.EngineSummary) {
+func experimentOf(r *Run) (*ThesisExperiment, record.EngineSummary, record.EngineSummary) {
 	es := r.Summary.Engines
 	if len(es) != 2 {
-		return nil, arena.EngineSummary{}, arena.EngineSummary{}
+		return nil, record.EngineSummary{}, record.EngineSummary{}
 	}
 	var found *ThesisExperiment
-	var heur, opp arena.EngineSummary
+	var heur, opp record.EngineSummary
 	for i := range Thesis {
 		exp := &Thesis[i]
-		var h, o arena.EngineSummary
+		var h, o record.EngineSummary
 		switch {
 		case es[0].Engine == HeuristicEngine && es[1].Engine == exp.Opponent:
 			h, o = es[0], es[1]
@@ -167,7 +167,7 @@ func experimentOf(r *Run) (*ThesisExperiment, arena.EngineSummary, arena.EngineS
 
 // pool merges b into a: counts add, per-move means are weighted by moves,
 // ACPL is pooled over the judged moves as the arena does.
-func pool(a, b arena.EngineSummary) arena.EngineSummary {
+func pool(a, b record.EngineSummary) record.EngineSummary {
 	if a.Games == 0 && a.Moves == 0 {
 		return b
 	}

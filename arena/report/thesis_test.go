@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"arena/arena"
+	"arena/arena/record"
 )
 
 func TestClassify(t *testing.T) {
@@ -117,7 +117,7 @@ func TestComparisonFigures(t *testing.T) {
 func TestPool(t *testing.T) {
 	rs := loadRuns(t, "sweep")
 	a, b := rs[0].Summary.Engines[0], rs[1].Summary.Engines[0]
-	p := pool(pool(arena.EngineSummary{}, a), b)
+	p := pool(pool(record.EngineSummary{}, a), b)
 	if p.Games != 4 || p.Wins != a.Wins+b.Wins || p.Draws != a.Draws+b.Draws || p.Moves != a.Moves+b.Moves {
 		t.Errorf("pooled counts %+v", p)
 	}
@@ -138,7 +138,7 @@ func TestPool(t *testing.T) {
 func near(a, b float64) bool { d := a - b; return d < 1e-9 && d > -1e-9 }
 
 func TestDistinctGames(t *testing.T) {
-	r := &Run{Summary: &arena.Summary{Games: []arena.GameSummary{
+	r := &Run{Summary: &record.Summary{Games: []record.GameSummary{
 		{Game: 1, White: "A"}, {Game: 2, White: "B"}, {Game: 3, White: "A"}, {Game: 4, White: "B"},
 	}}}
 	for g, moves := range map[int][]string{1: {"e2e4", "e7e5"}, 2: {"e2e4", "e7e5"}, 3: {"e2e4", "e7e5"}, 4: {"d2d4"}} {
@@ -155,8 +155,8 @@ func TestDistinctGames(t *testing.T) {
 
 func TestExplainNodeRate(t *testing.T) {
 	v := &variant{exp: &Thesis[0], settings: []*setting{{
-		moveTime: time.Second, runs: []*Run{{Dir: "x", Summary: &arena.Summary{}, Config: "engines:\n  - {engine: nn, options: {model: m.pt}}\n"}},
-		heur:     arena.EngineSummary{Games: 2, AvgTime: 1.01, NPS: 1e6, AvgDepth: 9.5},
+		moveTime: time.Second, runs: []*Run{{Dir: "x", Summary: &record.Summary{}, Config: "engines:\n  - {engine: nn, options: {model: m.pt}}\n"}},
+		heur:     record.EngineSummary{Games: 2, AvgTime: 1.01, NPS: 1e6, AvgDepth: 9.5},
 		distinct: 2,
 	}}}
 	notes := strings.Join(explain(v), "\n")

@@ -5,7 +5,7 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
-	"arena/arena"
+	"arena/arena/record"
 )
 
 // comparisonFigures are the thesis's figures with our lines added: ACPL
@@ -33,7 +33,7 @@ func comparisonFigures(prefix string, v *variant) []*Figure {
 		}
 		return l
 	}
-	acplOf := func(e func(*setting) arena.EngineSummary) func(*setting) (float64, bool) {
+	acplOf := func(e func(*setting) record.EngineSummary) func(*setting) (float64, bool) {
 		return func(s *setting) (float64, bool) {
 			if a := e(s).ACPL; a != nil {
 				return *a, true
@@ -41,11 +41,11 @@ func comparisonFigures(prefix string, v *variant) []*Figure {
 			return 0, false
 		}
 	}
-	nodesOf := func(e func(*setting) arena.EngineSummary) func(*setting) (float64, bool) {
+	nodesOf := func(e func(*setting) record.EngineSummary) func(*setting) (float64, bool) {
 		return func(s *setting) (float64, bool) { return e(s).AvgNodes, e(s).AvgNodes > 0 }
 	}
-	heur := func(s *setting) arena.EngineSummary { return s.heur }
-	opp := func(s *setting) arena.EngineSummary { return s.opp }
+	heur := func(s *setting) record.EngineSummary { return s.heur }
+	opp := func(s *setting) record.EngineSummary { return s.opp }
 	acpl.Lines = []Line{
 		thesisLine("Heuristic", 0, func(r ThesisRow) float64 { return r.HeurACPL }),
 		thesisLine(v.exp.Label, 1, func(r ThesisRow) float64 { return r.OppACPL }),

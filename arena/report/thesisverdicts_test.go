@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"arena/arena"
+	"arena/arena/record"
 )
 
 // A setting of games between H (the heuristic) and O with the given results
 // (from White's side; H is White in even games) and, per game, O's
 // centipawn losses.
 func verdictSetting(results []string, oppCPL [][]float64) *setting {
-	r := &Run{Summary: &arena.Summary{}}
+	r := &Run{Summary: &record.Summary{}}
 	wins := 0
 	for i, res := range results {
 		w, b := "H", "O"
@@ -23,14 +23,14 @@ func verdictSetting(results []string, oppCPL [][]float64) *setting {
 		if (res == "1-0" && w == "O") || (res == "0-1" && b == "O") {
 			wins++
 		}
-		r.Summary.Games = append(r.Summary.Games, arena.GameSummary{Game: i + 1, White: w, Black: b, Result: res})
+		r.Summary.Games = append(r.Summary.Games, record.GameSummary{Game: i + 1, White: w, Black: b, Result: res})
 	}
 	for g, cpls := range oppCPL {
 		for _, c := range cpls {
 			r.Moves = append(r.Moves, Move{Game: g + 1, Engine: "O", CPL: &c})
 		}
 	}
-	return &setting{runs: []*Run{r}, heur: arena.EngineSummary{Name: "H"}, opp: arena.EngineSummary{Name: "O", Wins: wins, Games: len(results)}}
+	return &setting{runs: []*Run{r}, heur: record.EngineSummary{Name: "H"}, opp: record.EngineSummary{Name: "O", Wins: wins, Games: len(results)}}
 }
 
 func TestVerdict(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"arena/arena"
+	"arena/arena/output"
 	"arena/tracker"
 	"arena/tracker/pgn"
 )
@@ -27,7 +27,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "\nJudges every game of a PGN file (its main line; comments, NAGs and variations are")
 		fmt.Fprintln(stderr, "skipped) with Stockfish and prints per game and per player ACPL, lichess accuracy")
 		fmt.Fprintln(stderr, "and inaccuracies/mistakes/blunders. GAMES.pgn may be - for standard input; a run")
-		fmt.Fprintln(stderr, "directory of `arena run` is judged from its "+arena.PGNFile+", so one set of games")
+		fmt.Fprintln(stderr, "directory of `arena run` is judged from its "+output.PGNFile+", so one set of games")
 		fmt.Fprintln(stderr, "can be judged by both protocols (see docs/judge.md).")
 		fmt.Fprintln(stderr, "\noptions:")
 		fs.PrintDefaults()
@@ -61,7 +61,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	name := files[0]
 	if name != "-" {
 		if st, err := os.Stat(name); err == nil && st.IsDir() {
-			name = filepath.Join(name, arena.PGNFile)
+			name = filepath.Join(name, output.PGNFile)
 		}
 		f, err := os.Open(name)
 		if err != nil {

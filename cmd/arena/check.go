@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"arena/arena"
 	"arena/arena/config"
+	"arena/arena/output"
 )
 
 func init() {
@@ -57,7 +57,7 @@ func checkConfig(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout, "---")
 		}
 		fmt.Fprint(stdout, headers[i])
-		fmt.Fprintf(stdout, "# max_moves: %s\n", arena.MaxMovesNote(c))
+		fmt.Fprintf(stdout, "# max_moves: %s\n", output.MaxMovesNote(c))
 		stdout.Write(data)
 	}
 	return 0

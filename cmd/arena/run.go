@@ -11,6 +11,7 @@ import (
 
 	"arena/arena"
 	"arena/arena/config"
+	"arena/arena/record"
 )
 
 func init() {
@@ -102,12 +103,12 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 // chooseShard is the --shard flag's shard, else the one the environment of
 // a Slurm array task or a Kubernetes Indexed Job pod names. A resumed run
 // keeps the shard it was started with, so there only the flag counts.
-func chooseShard(flagValue string, resuming bool) (arena.Shard, error) {
+func chooseShard(flagValue string, resuming bool) (record.Shard, error) {
 	if flagValue != "" {
-		return arena.ParseShard(flagValue)
+		return record.ParseShard(flagValue)
 	}
 	if resuming {
-		return arena.Shard{}, nil
+		return record.Shard{}, nil
 	}
 	s, _, err := arena.ShardFromEnv(os.Getenv)
 	return s, err

@@ -1,4 +1,13 @@
-package arena
+// Package record holds what a run records and shares between the runner,
+// the output writers and arena report: a finished game (GameRecord, one
+// games.jsonl line), the run's Summary (summary.json) and the Builder that
+// folds finished games into it one at a time.
+//
+// The types live apart from the runner so that the writers (arena/output)
+// and the readers of finished runs (arena/report) need not import the
+// runner, and the runner only calls the writers: imports flow
+// arena -> arena/output -> arena/record -> {arena/config, tracker}.
+package record
 
 import (
 	"time"
@@ -76,8 +85,8 @@ type MoveRecord struct {
 	Class    tracker.Class `json:"class,omitempty"`
 }
 
-// winner returns 0 for a White win, 1 for Black, -1 for a draw.
-func (g *GameRecord) winner() int {
+// Winner returns 0 for a White win, 1 for Black, -1 for a draw.
+func (g *GameRecord) Winner() int {
 	switch g.Result {
 	case "1-0":
 		return 0
@@ -85,4 +94,15 @@ func (g *GameRecord) winner() int {
 		return 1
 	}
 	return -1
+}
+
+// Score is the named engine's points in the game: 1, 0.5 or 0.
+func (g *GameRecord) Score(name string) float64 {
+	switch w := g.Winner(); {
+	case w == -1:
+		return 0.5
+	case (w == 0) == (g.White == name):
+		return 1
+	}
+	return 0
 }

@@ -1,4 +1,4 @@
-package arena
+package output
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"arena/arena/config"
+	"arena/arena/record"
 	"arena/tracker/pgn"
 )
 
@@ -17,7 +18,7 @@ import (
 // depth, wall time, nodes, the engine process's peak RSS, the judge's
 // centipawn loss); and the
 // reason the game ended as a comment before the result.
-func WritePGN(w io.Writer, cfg *config.Config, g *GameRecord) error {
+func WritePGN(w io.Writer, cfg *config.Config, g *record.GameRecord) error {
 	e := pgn.Export{FEN: g.FEN, Final: g.Reason, Result: g.Result}
 	tag := func(k, v string) { e.Tags = append(e.Tags, pgn.Tag{Name: k, Value: v}) }
 	tag("Event", cfg.Name)
@@ -52,7 +53,7 @@ func WritePGN(w io.Writer, cfg *config.Config, g *GameRecord) error {
 }
 
 // moveComment is the cutechess-style annotation of one move.
-func moveComment(m MoveRecord) string {
+func moveComment(m record.MoveRecord) string {
 	score := fmt.Sprintf("%+.2f", float64(m.ScoreCP)/100)
 	if m.Mate > 0 {
 		score = fmt.Sprintf("+M%d", m.Mate)

@@ -1,4 +1,4 @@
-package arena
+package output
 
 import (
 	"bufio"
@@ -8,42 +8,50 @@ import (
 	"maps"
 	"os"
 	"slices"
+
+	"arena/arena/record"
 )
 
-// games.jsonl holds one GameRecord per line in the order the games finished
-// (with concurrency that is not game order); a run that ends complete
-// rewrites it in game order. The arena never holds the finished games in
-// memory: logIndex remembers where each one is on disk.
+// games.jsonl holds one GameRecord per line in the order the games
+// finished (with concurrency that is not game order); a run that ends
+// complete rewrites it in game order. The arena never holds the finished games in
+// memory: Index remembers where each one is on disk.
 
-// logRef is where one game's line is.
-type logRef struct {
+// Ref is where one game's line is.
+type Ref struct {
 	f    *os.File
 	off  int64
 	size int
 	line int // 1-based, for messages
 }
 
-// read decodes the game at r.
-func (r logRef) read() (*GameRecord, error) {
+// Path is the file that holds the game.
+func (r Ref) Path() string { return r.f.Name() }
+
+// Line is the game's line number in it (1-based).
+func (r Ref) Line() int { return r.line }
+
+// Read decodes the game at r.
+func (r Ref) Read() (*record.GameRecord, error) {
 	buf := make([]byte, r.size)
 	if _, err := r.f.ReadAt(buf, r.off); err != nil {
 		return nil, fmt.Errorf("%s:%d: %v", r.f.Name(), r.line, err)
 	}
-	var g GameRecord
+	var g record.GameRecord
 	if err := json.Unmarshal(buf, &g); err != nil {
 		return nil, fmt.Errorf("%s:%d: %v", r.f.Name(), r.line, err)
 	}
 	return &g, nil
 }
 
-// logIndex maps game numbers to their lines.
-type logIndex map[int]logRef
+// Index maps game numbers to their lines.
+type Index map[int]Ref
 
-// add indexes the games.jsonl at path into idx and returns the open file
+// Add indexes the games.jsonl at path into idx and returns the open file
 // (nil when there is none); the caller closes it. A last line cut short by
 // a kill is ignored (its game is replayed); a bad line or a game recorded
 // twice is an error naming the line.
-func (idx logIndex) add(path string) (*os.File, error) {
+func (idx Index) Add(path string) (*os.File, error) {
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
 		return nil, nil
@@ -77,23 +85,23 @@ func (idx logIndex) add(path string) (*os.File, error) {
 			f.Close()
 			return nil, fmt.Errorf("%s:%d: game %d recorded twice (first in %s:%d)", path, n, head.Game, prev.f.Name(), prev.line)
 		}
-		idx[head.Game] = logRef{f: f, off: off, size: len(line) - 1, line: n}
+		idx[head.Game] = Ref{f: f, off: off, size: len(line) - 1, line: n}
 		off += int64(len(line))
 	}
 }
 
-// readGames reads every finished game of games.jsonl, in game order (for
-// tests and tools; runs stream through logIndex instead).
-func readGames(path string) ([]*GameRecord, error) {
-	idx := logIndex{}
-	f, err := idx.add(path)
+// ReadGames reads every finished game of games.jsonl, in game order (for
+// tests and tools; runs stream through Index instead).
+func ReadGames(path string) ([]*record.GameRecord, error) {
+	idx := Index{}
+	f, err := idx.Add(path)
 	if f == nil || err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var games []*GameRecord
+	var games []*record.GameRecord
 	for _, n := range slices.Sorted(maps.Keys(idx)) {
-		g, err := idx[n].read()
+		g, err := idx[n].Read()
 		if err != nil {
 			return nil, err
 		}

@@ -1,4 +1,4 @@
-package arena
+package record
 
 import (
 	"maps"
@@ -11,12 +11,12 @@ import (
 	"arena/tracker"
 )
 
-// summaryBuilder aggregates finished games one at a time, in game order,
+// Builder aggregates finished games one at a time, in game order,
 // into the Summary. It keeps counts and sums, not games: its memory grows
 // only by the one-line GameSummary each game adds to summary.json (and the
 // bounded median sketches), so a run of a million games summarizes in the
 // memory of a few thousand.
-type summaryBuilder struct {
+type Builder struct {
 	cfg       *config.Config
 	s         Summary // the fields that do not depend on the games, and the games' lines
 	index     map[string]int
@@ -37,45 +37,46 @@ type engineAcc struct {
 	medTime, medNodes            medianSketch
 }
 
-// runInfo is what a summary records about the run rather than its games.
-type runInfo struct {
-	dir        string
-	started    time.Time
-	planned    int
-	ids        map[string]string // engine name -> UCI id name
-	judgeID    string
-	configHash string
-	shard      Shard
-	concurrent int
-	warnings   []string
+// RunInfo is what a summary records about the run rather than its games.
+type RunInfo struct {
+	Dir         string
+	Started     time.Time
+	Planned     int
+	IDs         map[string]string // engine name -> UCI id name
+	JudgeID     string
+	ConfigHash  string
+	Shard       Shard
+	Concurrency int
+	Warnings    []string
 }
 
-func newSummaryBuilder(cfg *config.Config, ri runInfo) *summaryBuilder {
+// NewBuilder starts the summary of a run with no games.
+func NewBuilder(cfg *config.Config, ri RunInfo) *Builder {
 	s := Summary{
 		Name:         cfg.Name,
-		RunDir:       ri.dir,
-		Started:      ri.started,
+		RunDir:       ri.Dir,
+		Started:      ri.Started,
 		Format:       cfg.ResolvedFormat(),
 		GamePairs:    cfg.Pairs,
-		GamesPlanned: ri.planned,
+		GamesPlanned: ri.Planned,
 		MaxMoves:     cfg.MaxMoves,
 		TimeMargin:   cfg.TimeMargin.String(),
 		Judge:        JudgeSummary{Enabled: !cfg.Judge.Off},
-		ConfigHash:   ri.configHash,
-		Concurrency:  ri.concurrent,
+		ConfigHash:   ri.ConfigHash,
+		Concurrency:  ri.Concurrency,
 		Cores:        runtime.NumCPU(),
-		Warnings:     ri.warnings,
+		Warnings:     ri.Warnings,
 		Versions: Versions{
-			Arena:   arenaVersion(),
+			Arena:   Version(),
 			Go:      runtime.Version(),
 			OS:      runtime.GOOS + "/" + runtime.GOARCH,
 			Engines: map[string]string{},
-			Judge:   ri.judgeID,
+			Judge:   ri.JudgeID,
 		},
 		Games: []GameSummary{},
 	}
-	if !ri.shard.IsZero() {
-		s.Shard = &ri.shard
+	if !ri.Shard.IsZero() {
+		s.Shard = &ri.Shard
 	}
 	if cfg.Openings != nil {
 		s.Openings = cfg.Openings.File
@@ -84,13 +85,13 @@ func newSummaryBuilder(cfg *config.Config, ri runInfo) *summaryBuilder {
 		s.Judge = JudgeSummary{Enabled: true, Engine: cfg.Judge.Command, Depth: cfg.Judge.Depth,
 			Cap: cfg.Judge.Cap, MateScore: cfg.Judge.MateScore, Timing: JudgeTiming, Protocol: cfg.Judge.Protocol}
 	}
-	b := &summaryBuilder{cfg: cfg, index: map[string]int{}, acc: make([]engineAcc, len(cfg.Engines)),
+	b := &Builder{cfg: cfg, index: map[string]int{}, acc: make([]engineAcc, len(cfg.Engines)),
 		wdl: map[[2]int]*[3]int{}, penta: map[[2]int]*tracker.Penta{}, open: map[int]float64{}, sprt: newSPRTState(cfg)}
 	for i, e := range cfg.Engines {
 		b.index[e.Name] = i
 		s.Engines = append(s.Engines, EngineSummary{Name: e.Name, Engine: e.Engine, Command: e.Command,
-			ID: ri.ids[e.Name], Limits: e.Limits.String()})
-		if id := ri.ids[e.Name]; id != "" {
+			ID: ri.IDs[e.Name], Limits: e.Limits.String()})
+		if id := ri.IDs[e.Name]; id != "" {
 			s.Versions.Engines[e.Name] = id
 		}
 	}
@@ -98,9 +99,9 @@ func newSummaryBuilder(cfg *config.Config, ri runInfo) *summaryBuilder {
 	return b
 }
 
-// add counts a finished game; games must come in game order. With an SPRT
+// Add counts a finished game; games must come in game order. With an SPRT
 // it sets g.LLR to the test's LLR after the game.
-func (b *summaryBuilder) add(g *GameRecord) {
+func (b *Builder) Add(g *GameRecord) {
 	s := &b.s
 	w, k := b.index[g.White], b.index[g.Black]
 	for _, id := range []struct{ name, id string }{{g.White, g.WhiteID}, {g.Black, g.BlackID}} {
@@ -116,12 +117,12 @@ func (b *summaryBuilder) add(g *GameRecord) {
 	gs := GameSummary{Game: g.Game, Pair: g.Pair, White: g.White, Black: g.Black, Opening: g.Opening, Result: g.Result,
 		Termination: g.Termination, Reason: g.Reason, Plies: g.Plies, Duration: g.Duration, JudgeError: g.JudgeError, LLR: g.LLR}
 	if st := g.WhiteStats; st != nil && st.Moves > 0 {
-		gs.WhiteACPL, gs.WhiteAccuracy = ptr(st.ACPL), ptr(st.Accuracy)
+		gs.WhiteACPL, gs.WhiteAccuracy = new(st.ACPL), new(st.Accuracy)
 		b.acc[w].judge.Add(*st)
 		b.acc[w].judged = true
 	}
 	if st := g.BlackStats; st != nil && st.Moves > 0 {
-		gs.BlackACPL, gs.BlackAccuracy = ptr(st.ACPL), ptr(st.Accuracy)
+		gs.BlackACPL, gs.BlackAccuracy = new(st.ACPL), new(st.Accuracy)
 		b.acc[k].judge.Add(*st)
 		b.acc[k].judged = true
 	}
@@ -166,8 +167,8 @@ func (b *summaryBuilder) add(g *GameRecord) {
 
 // addResult counts the game's result for both engines (w plays White, k
 // Black), for their pairing and for its game pair.
-func (b *summaryBuilder) addResult(g *GameRecord, w, k int) {
-	winner := g.winner()
+func (b *Builder) addResult(g *GameRecord, w, k int) {
+	winner := g.Winner()
 	for side, e := range []int{w, k} {
 		es := &b.s.Engines[e]
 		es.Games++
@@ -193,7 +194,7 @@ func (b *summaryBuilder) addResult(g *GameRecord, w, k int) {
 		key, flip = [2]int{k, w}, true
 	}
 	if g.Pair != 0 {
-		sc := g.score(b.cfg.Engines[key[0]].Name)
+		sc := g.Score(b.cfg.Engines[key[0]].Name)
 		if prev, ok := b.open[g.Pair]; ok {
 			if b.penta[key] == nil {
 				b.penta[key] = &tracker.Penta{}
@@ -219,8 +220,8 @@ func (b *summaryBuilder) addResult(g *GameRecord, w, k int) {
 	}
 }
 
-// summary returns the summary of the games added so far.
-func (b *summaryBuilder) summary() *Summary {
+// Summary returns the summary of the games added so far.
+func (b *Builder) Summary() *Summary {
 	s := b.s
 	s.Updated = time.Now().UTC().Truncate(time.Second)
 	s.Complete = s.GamesPlayed >= s.GamesPlanned
@@ -245,7 +246,7 @@ func (b *summaryBuilder) summary() *Summary {
 		if a.judged {
 			st := a.judge
 			es.Judge = &st
-			es.ACPL, es.Accuracy = ptr(st.ACPL), ptr(st.Accuracy)
+			es.ACPL, es.Accuracy = new(st.ACPL), new(st.Accuracy)
 		}
 	}
 	if s.Judge.JudgedPlies > 0 {
@@ -256,7 +257,7 @@ func (b *summaryBuilder) summary() *Summary {
 		r := b.wdl[k]
 		ps := PairSummary{A: b.cfg.Engines[k[0]].Name, B: b.cfg.Engines[k[1]].Name, Elo: tracker.Elo(r[0], r[1], r[2])}
 		if p := b.penta[k]; p != nil {
-			ps.Penta = ptr(tracker.EloPenta(*p))
+			ps.Penta = new(tracker.EloPenta(*p))
 		}
 		s.Pairs = append(s.Pairs, ps)
 	}
@@ -272,77 +273,8 @@ func (b *summaryBuilder) summary() *Summary {
 	return &s
 }
 
-// decided reports whether the SPRT has accepted a hypothesis.
-func (b *summaryBuilder) decided() bool { return b.sprt.status().Decided() }
+// Decided reports whether the SPRT has accepted a hypothesis.
+func (b *Builder) Decided() bool { return b.sprt.status().Decided() }
 
-// medianSketch finds the median of a stream of non-negative values in
-// bounded memory: exactly while it has seen at most sketchExact values,
-// then from a histogram of logarithmic bins 1% wide (at most a few
-// thousand bins for any time or node count), so the median of a long run is
-// within 0.5% of the exact one. Medians sit beside means in the tables
-// because a few long moves (an MCTS mate proof reaching a million
-// simulations) can dominate a mean.
-type medianSketch struct {
-	exact []float64
-	bins  map[int32]int64 // nil while exact
-	zeros int64
-	n     int64
-}
-
-const (
-	sketchExact  = 1024
-	sketchGrowth = 0.01
-)
-
-func (m *medianSketch) add(v float64) {
-	m.n++
-	if m.bins == nil {
-		m.exact = append(m.exact, v)
-		if len(m.exact) <= sketchExact {
-			return
-		}
-		m.bins = map[int32]int64{}
-		for _, x := range m.exact {
-			m.bin(x)
-		}
-		m.exact = nil
-		return
-	}
-	m.bin(v)
-}
-
-func (m *medianSketch) bin(v float64) {
-	if v <= 0 || math.IsNaN(v) {
-		m.zeros++
-		return
-	}
-	m.bins[int32(math.Floor(math.Log(v)/math.Log1p(sketchGrowth)))]++
-}
-
-// median is the median (the mean of the middle two of an even count while
-// exact); 0 without values.
-func (m *medianSketch) median() float64 {
-	if m.n == 0 {
-		return 0
-	}
-	if m.bins == nil {
-		xs := slices.Sorted(slices.Values(m.exact))
-		h := len(xs) / 2
-		if len(xs)%2 == 1 {
-			return xs[h]
-		}
-		return (xs[h-1] + xs[h]) / 2
-	}
-	rank := (m.n - 1) / 2
-	if rank < m.zeros {
-		return 0
-	}
-	rank -= m.zeros
-	for _, k := range slices.Sorted(maps.Keys(m.bins)) {
-		if rank < m.bins[k] {
-			return math.Pow(1+sketchGrowth, float64(k)+0.5)
-		}
-		rank -= m.bins[k]
-	}
-	return 0
-}
+// Played is the number of games added.
+func (b *Builder) Played() int { return b.s.GamesPlayed }

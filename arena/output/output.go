@@ -1,4 +1,9 @@
-package arena
+// Package output writes a run directory's files: games.jsonl (appended and
+// fsync'ed game by game, what --resume reads back), games.pgn, moves.csv,
+// summary.json and summary.md (rewritten atomically), and the MATCH
+// CONFIGURATION block that heads both the console and summary.md. The runner decides when; this package decides
+// what the files hold and how they stay whole when a run is killed.
+package output
 
 import (
 	"bytes"
@@ -11,51 +16,55 @@ import (
 	"strings"
 
 	"arena/arena/config"
+	"arena/arena/record"
 	"arena/internal/atomicfile"
 )
 
 // Files of a run directory.
 const (
-	ConfigFile   = "config.yaml"
-	GamesFile    = "games.jsonl" // one GameRecord per line; the source of truth for --resume
-	PGNFile      = "games.pgn"
-	MovesFile    = "moves.csv"
-	SummaryJSON  = "summary.json"
-	SummaryMD    = "summary.md"
-	filePerm     = 0o644
-	dirPerm      = 0o755
+	ConfigFile  = "config.yaml"
+	GamesFile   = "games.jsonl" // one GameRecord per line; the source of truth for --resume
+	PGNFile     = "games.pgn"
+	MovesFile   = "moves.csv"
+	SummaryJSON = "summary.json"
+	SummaryMD   = "summary.md"
+	// FilePerm and DirPerm are the modes of the files and directories a
+	// run creates.
+	FilePerm     = 0o644
+	DirPerm      = 0o755
 	csvPrecision = 4
 )
 
-// csvHeader names the columns of moves.csv.
-var csvHeader = []string{
+// CSVHeader names the columns of moves.csv.
+var CSVHeader = []string{
 	"game", "ply", "side", "engine", "move_uci", "move_san", "time_s", "nodes", "depth", "seldepth",
 	"score_cp", "score_mate", "pv", "rss_mb", "peak_rss_mb", "eval_cp", "cpl", "accuracy", "class",
 }
 
-// outputs writes a run's game files. games.jsonl gets every game as it
+// Writer writes a run's game files. games.jsonl gets every game as it
 // finishes (any order, fsync'ed before anything else, as it is what --resume
 // trusts); games.pgn and moves.csv get the games in game order. A run starts
 // them afresh as temporary files (rebuilt from the games already finished)
 // and installs them before its first new game, so a game half-appended when
 // a previous run was killed disappears from every file at once.
-type outputs struct {
+type Writer struct {
 	dir   string
 	cfg   *config.Config
 	json  *os.File // read and appended: pending games are read back from it
 	pgn   *os.File // nil unless pgn: all
 	csv   *os.File
-	size  int64         // of games.jsonl
-	lines int           // of games.jsonl
-	last  []*GameRecord // the games games.pgn holds with pgn: last N
+	size  int64                // of games.jsonl
+	lines int                  // of games.jsonl
+	last  []*record.GameRecord // the games games.pgn holds with pgn: last N
 	tmp   map[*os.File]string
 }
 
-// rebuildSuffix marks the files of outputs before install.
+// rebuildSuffix marks the files of a Writer before Install.
 const rebuildSuffix = ".rebuild"
 
-func createOutputs(dir string, cfg *config.Config) (*outputs, error) {
-	o := &outputs{dir: dir, cfg: cfg, tmp: map[*os.File]string{}}
+// Create starts dir's game files afresh, as temporary files until Install.
+func Create(dir string, cfg *config.Config) (*Writer, error) {
+	o := &Writer{dir: dir, cfg: cfg, tmp: map[*os.File]string{}}
 	for _, f := range []struct {
 		name string
 		dst  **os.File
@@ -64,9 +73,9 @@ func createOutputs(dir string, cfg *config.Config) (*outputs, error) {
 			continue
 		}
 		path := filepath.Join(dir, f.name)
-		fh, err := os.OpenFile(path+rebuildSuffix, os.O_RDWR|os.O_CREATE|os.O_TRUNC, filePerm)
+		fh, err := os.OpenFile(path+rebuildSuffix, os.O_RDWR|os.O_CREATE|os.O_TRUNC, FilePerm)
 		if err != nil {
-			o.close()
+			o.Close()
 			return nil, fmt.Errorf("write %s: %w", path, err)
 		}
 		*f.dst = fh
@@ -74,20 +83,20 @@ func createOutputs(dir string, cfg *config.Config) (*outputs, error) {
 	}
 	var rows bytes.Buffer
 	cw := csv.NewWriter(&rows)
-	if err := cw.Write(csvHeader); err != nil {
+	if err := cw.Write(CSVHeader); err != nil {
 		return nil, err
 	}
 	cw.Flush()
 	if _, err := o.csv.Write(rows.Bytes()); err != nil {
-		o.close()
+		o.Close()
 		return nil, err
 	}
 	return o, nil
 }
 
-// install syncs the rebuilt files and renames them into place; later games
+// Install syncs the rebuilt files and renames them into place; later games
 // are appended to them.
-func (o *outputs) install() error {
+func (o *Writer) Install() error {
 	for f, path := range o.tmp {
 		if err := f.Sync(); err != nil {
 			return fmt.Errorf("write %s: %w", path, err)
@@ -105,25 +114,25 @@ func (o *outputs) install() error {
 	return atomicfile.SyncDir(o.dir)
 }
 
-// appendJSON adds a finished game to games.jsonl and syncs it to disk; the
+// AppendJSON adds a finished game to games.jsonl and syncs it to disk; the
 // returned reference reads it back.
-func (o *outputs) appendJSON(g *GameRecord) (logRef, error) {
+func (o *Writer) AppendJSON(g *record.GameRecord) (Ref, error) {
 	line, err := json.Marshal(g)
 	if err != nil {
-		return logRef{}, err
+		return Ref{}, err
 	}
 	if err := appendSync(o.json, append(line, '\n')); err != nil {
-		return logRef{}, fmt.Errorf("append %s: %w", GamesFile, err)
+		return Ref{}, fmt.Errorf("append %s: %w", GamesFile, err)
 	}
 	o.lines++
-	ref := logRef{f: o.json, off: o.size, size: len(line), line: o.lines}
+	ref := Ref{f: o.json, off: o.size, size: len(line), line: o.lines}
 	o.size += int64(len(line)) + 1
 	return ref, nil
 }
 
-// appendOrdered adds the next game in game order to games.pgn and
+// AppendOrdered adds the next game in game order to games.pgn and
 // moves.csv, synced to disk.
-func (o *outputs) appendOrdered(g *GameRecord) error {
+func (o *Writer) AppendOrdered(g *record.GameRecord) error {
 	var pgn bytes.Buffer
 	switch m := o.cfg.Output.PGN; {
 	case m.None:
@@ -156,7 +165,7 @@ func (o *outputs) appendOrdered(g *GameRecord) error {
 }
 
 // writeLastPGN rewrites games.pgn with the last N games (pgn: last N).
-func (o *outputs) writeLastPGN() error {
+func (o *Writer) writeLastPGN() error {
 	var pgn bytes.Buffer
 	for _, g := range o.last {
 		if err := WritePGN(&pgn, o.cfg, g); err != nil {
@@ -176,8 +185,8 @@ func appendSync(f *os.File, data []byte) error {
 	return f.Sync()
 }
 
-// close closes the files; files never installed are removed.
-func (o *outputs) close() {
+// Close closes the files; files never installed are removed.
+func (o *Writer) Close() {
 	for _, f := range []*os.File{o.json, o.pgn, o.csv} {
 		if f != nil {
 			f.Close()
@@ -188,7 +197,7 @@ func (o *outputs) close() {
 	}
 }
 
-func writeCSV(cw *csv.Writer, g *GameRecord) {
+func writeCSV(cw *csv.Writer, g *record.GameRecord) {
 	for _, m := range g.Moves {
 		cw.Write([]string{
 			strconv.Itoa(g.Game), strconv.Itoa(m.Ply), m.Side, m.Engine, m.UCI, m.SAN,

@@ -1,0 +1,335 @@
+package output
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"arena/arena/config"
+	"arena/arena/record"
+	"arena/internal/atomicfile"
+	"arena/tracker"
+)
+
+// WriteSummaryFiles replaces dir's summary.json and summary.md.
+func WriteSummaryFiles(dir string, cfg *config.Config, s *record.Summary) error {
+	js, err := JSON(s)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, SummaryJSON), js); err != nil {
+		return fmt.Errorf("write %s: %w", SummaryJSON, err)
+	}
+	md, err := Markdown(s, cfg)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, SummaryMD), md); err != nil {
+		return fmt.Errorf("write %s: %w", SummaryMD, err)
+	}
+	return nil
+}
+
+// JSON returns summary.json's content.
+func JSON(s *record.Summary) ([]byte, error) {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+var tableHeader = []string{"Engine", "Games", "Wins", "Draws", "Losses", "Score %", "Avg Time (s)", "Median Time (s)",
+	"Avg Nodes", "Median Nodes", "Avg Depth", "Avg RAM (MB)", "Avg ACPL", "Accuracy"}
+
+func tableRows(s *record.Summary) [][]string {
+	var rows [][]string
+	for _, e := range s.Engines {
+		rows = append(rows, []string{
+			e.Name, fmt.Sprint(e.Games), fmt.Sprint(e.Wins), fmt.Sprint(e.Draws), fmt.Sprint(e.Losses),
+			fmt.Sprintf("%.1f", e.ScorePct), fmt.Sprintf("%.3f", e.AvgTime), fmt.Sprintf("%.3f", e.MedianTime),
+			fmt.Sprintf("%.0f", e.AvgNodes), fmt.Sprintf("%.0f", e.MedianNodes),
+			fmt.Sprintf("%.1f", e.AvgDepth), fmt.Sprintf("%.1f", e.AvgRAMMB), FormatOpt(e.ACPL, "%.1f"), FormatOpt(e.Accuracy, "%.1f"),
+		})
+	}
+	return rows
+}
+
+// FormatOpt formats an optional value, "-" when absent.
+func FormatOpt(p *float64, format string) string {
+	if p == nil {
+		return "-"
+	}
+	return fmt.Sprintf(format, *p)
+}
+
+// RenderTable prints a table: boxed for the terminal, or in Markdown.
+// Columns from rightFromCol on are right-aligned.
+func RenderTable(w io.Writer, markdown bool, header []string, rows [][]string, rightFromCol int) error {
+	opts := []tablewriter.Option{tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: rightFrom(rightFromCol, len(header))})}
+	if markdown {
+		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()))
+	}
+	t := tablewriter.NewTable(w, opts...)
+	t.Header(toAny(header)...)
+	if err := t.Bulk(rows); err != nil {
+		return err
+	}
+	return t.Render()
+}
+
+// WriteTable prints the results table and, per pairing, the Elo difference
+// with its 95% interval and the likelihood of superiority (and the same from
+// the game pairs); for more than two engines the crosstable and the rating
+// table; and the SPRT's state.
+func WriteTable(w io.Writer, s *record.Summary) error {
+	return writeResults(w, s, false)
+}
+
+// writeResults writes what WriteTable prints, or its Markdown version.
+func writeResults(w io.Writer, s *record.Summary, markdown bool) error {
+	bullet := ""
+	if markdown {
+		bullet = "- "
+	}
+	if err := RenderTable(w, markdown, tableHeader, tableRows(s), 1); err != nil {
+		return err
+	}
+	if markdown && len(s.Pairs) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, p := range s.Pairs {
+		fmt.Fprintf(w, "%s%s\n", bullet, eloLine(p))
+		if p.Penta != nil {
+			fmt.Fprintf(w, "%s%s\n", bullet, pentaLine(p))
+		}
+	}
+	if len(s.Engines) > 2 && s.Crosstable != nil {
+		fmt.Fprintf(w, "\nCrosstable (points/games (+wins =draws -losses) of the row engine):\n")
+		if markdown {
+			fmt.Fprintln(w)
+		}
+		if err := RenderTable(w, markdown, crosstableHeader(s.Crosstable), crosstableRows(s.Crosstable), 1); err != nil {
+			return err
+		}
+	}
+	if len(s.Engines) > 2 && s.Ratings != nil {
+		fit := "maximum likelihood"
+		if s.Ratings.Prior > 0 {
+			// The results alone leave a rating unbounded (someone won or lost every game).
+			fit = fmt.Sprintf("maximum a posteriori with %d virtual draws per pairing", s.Ratings.Prior)
+		}
+		fmt.Fprintf(w, "\nRatings (%s over all games, %s = 0; ± is half the 95%% interval):\n", fit, s.Ratings.Anchor)
+		if markdown {
+			fmt.Fprintln(w)
+		}
+		if err := RenderTable(w, markdown, ratingsHeader, ratingRows(s.Ratings), 2); err != nil {
+			return err
+		}
+	}
+	if s.RatingsError != "" {
+		fmt.Fprintf(w, "%sRatings: %s\n", bullet, s.RatingsError)
+	}
+	if line := adjudicationLine(s); line != "" {
+		fmt.Fprintf(w, "%s%s\n", bullet, line)
+	}
+	if s.SPRT != nil {
+		if markdown {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s%s\n", bullet, s.SPRT)
+	}
+	return nil
+}
+
+func crosstableHeader(c *record.Crosstable) []string {
+	return append(append([]string{"Engine"}, c.Engines...), "Points", "Games")
+}
+
+func crosstableRows(c *record.Crosstable) [][]string {
+	var rows [][]string
+	for _, r := range c.Rows {
+		row := []string{r.Engine}
+		for _, cell := range r.Cells {
+			row = append(row, cell.String())
+		}
+		rows = append(rows, append(row, record.FormatPoints(r.Points), fmt.Sprint(r.Games)))
+	}
+	return rows
+}
+
+var ratingsHeader = []string{"Rank", "Engine", "Elo", "± 95%", "Games", "Points", "Score %"}
+
+// ratingRows lists the ratings best first (undefined ones last).
+func ratingRows(r *tracker.Ratings) [][]string {
+	players := slices.Clone(r.Players)
+	key := func(x tracker.Rating) float64 {
+		if math.IsNaN(x.Elo) {
+			return math.Inf(-1)
+		}
+		return x.Elo
+	}
+	slices.SortStableFunc(players, func(a, b tracker.Rating) int { return cmp.Compare(key(b), key(a)) })
+	var rows [][]string
+	for i, p := range players {
+		name, margin := p.Name, "-"
+		switch {
+		case p.Name == r.Anchor:
+			name += " (anchor)"
+		case !math.IsNaN(p.SE) && !math.IsInf(p.Elo, 0) && !math.IsNaN(p.Elo):
+			margin = fmt.Sprintf("%.1f", (p.High-p.Low)/2)
+		}
+		score := "-"
+		if p.Games > 0 {
+			score = fmt.Sprintf("%.1f", 100*p.Points/float64(p.Games))
+		}
+		rows = append(rows, []string{fmt.Sprint(i + 1), name, fmtRating(p.Elo), margin, fmt.Sprint(p.Games), record.FormatPoints(p.Points), score})
+	}
+	return rows
+}
+
+// fmtRating is an Elo value with its sign, "+inf"/"-inf" when unbounded and
+// "n/a" when undefined.
+func fmtRating(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "n/a"
+	case math.IsInf(x, 1):
+		return "+inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	case x == 0:
+		return "0"
+	}
+	s := fmt.Sprintf("%+.1f", x)
+	if s == "-0.0" {
+		s = "+0.0"
+	}
+	return s
+}
+
+func rightFrom(first, n int) []tw.Align {
+	a := make([]tw.Align, n)
+	for i := range a {
+		a[i] = tw.AlignLeft
+		if i >= first {
+			a[i] = tw.AlignRight
+		}
+	}
+	return a
+}
+
+func toAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+// eloLine is "A vs B: +3 -1 =2, Elo +88.7 [-39.4, +248.7] LOS 90.2% draws
+// 33.3% (6 games)": the Elo difference of A over B with its 95% interval.
+func eloLine(p record.PairSummary) string {
+	r := p.Elo
+	return fmt.Sprintf("%s vs %s: +%d -%d =%d, %s", p.A, p.B, r.Wins, r.Losses, r.Draws, r)
+}
+
+// pentaLine is the same from the game pairs: "A vs B pairs: LL 0, LD 1,
+// DD+WL 2, WD 1, WW 0, Elo +0.0 [-97.3, +97.3] LOS 50.0% (4 pairs)".
+func pentaLine(p record.PairSummary) string {
+	c := p.Penta.Counts
+	return fmt.Sprintf("%s vs %s pairs: LL %d, LD %d, DD+WL %d, WD %d, WW %d, %s", p.A, p.B, c.LL, c.LD, c.DD, c.WD, c.WW, p.Penta)
+}
+
+// writeMarkdownRow writes one Markdown table row; "|" in a cell becomes "/".
+func writeMarkdownRow(b *bytes.Buffer, cells []string) {
+	b.WriteString("|")
+	for _, c := range cells {
+		b.WriteString(" ")
+		b.WriteString(strings.ReplaceAll(c, "|", "/"))
+		b.WriteString(" |")
+	}
+	b.WriteString("\n")
+}
+
+// Markdown returns summary.md: the configuration, the results table, the
+// pairings' Elo and one line per game.
+func Markdown(s *record.Summary, cfg *config.Config) ([]byte, error) {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# %s\n\n", s.Name)
+	fmt.Fprintf(&b, "```\n")
+	WriteMatchConfig(&b, cfg, s.Started, s.GamesPlanned, s.RunDir)
+	fmt.Fprintf(&b, "```\n\n")
+	status := "complete"
+	if !s.Complete {
+		status = "in progress or interrupted"
+	}
+	fmt.Fprintf(&b, "%d of %d games played (%s); updated %s.\n\n", s.GamesPlayed, s.GamesPlanned, status, s.Updated.Format(time.RFC3339))
+	if s.Stopped != "" {
+		fmt.Fprintf(&b, "Stopped early: %s.\n\n", s.Stopped)
+	}
+	if err := writeResults(&b, s, true); err != nil {
+		return nil, err
+	}
+	b.WriteString("\n")
+	b.WriteString("## Games\n\n")
+	// One row per game, written directly: tablewriter pads every column
+	// to its widest cell, which for a long run costs a hundred times the
+	// table's size in allocations on every rewrite.
+	header := []string{"Game", "Pair", "White", "Black", "Opening", "Result", "Termination", "Reason", "Plies", "White ACPL", "Black ACPL"}
+	if s.SPRT != nil {
+		header = append(header, "LLR")
+	}
+	writeMarkdownRow(&b, header)
+	for i := range header {
+		if i == 0 {
+			b.WriteString("|")
+		}
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+	row := make([]string, 0, len(header))
+	for _, g := range s.Games {
+		pair := "-"
+		if g.Pair > 0 {
+			pair = strconv.Itoa(g.Pair)
+		}
+		row = append(row[:0], strconv.Itoa(g.Game), pair, g.White, g.Black, g.Opening, g.Result, g.Termination,
+			g.Reason, strconv.Itoa(g.Plies), FormatOpt(g.WhiteACPL, "%.1f"), FormatOpt(g.BlackACPL, "%.1f"))
+		if s.SPRT != nil {
+			row = append(row, record.FormatLLR(g.LLR))
+		}
+		writeMarkdownRow(&b, row)
+	}
+	return b.Bytes(), nil
+}
+
+// adjudicationLine says how many games the adjudication rules ended
+// ("Adjudicated: 3 of 10 games (2 draw, 1 resign)"); "" when none.
+func adjudicationLine(s *record.Summary) string {
+	total := 0
+	var parts []string
+	for _, rule := range []string{config.AdjudicateDraw, config.AdjudicateResign, config.AdjudicateMaxMoves} {
+		if n := s.Adjudications[rule]; n > 0 {
+			total += n
+			parts = append(parts, fmt.Sprintf("%d %s", n, rule))
+		}
+	}
+	if total == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Adjudicated: %d of %d games (%s)", total, s.GamesPlayed, strings.Join(parts, ", "))
+}

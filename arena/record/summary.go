@@ -1,0 +1,200 @@
+package record
+
+import (
+	"runtime/debug"
+	"time"
+
+	"arena/tracker"
+)
+
+// JudgeTiming is when the judge works; it never runs while an engine thinks.
+const JudgeTiming = "after each game"
+
+// Summary is summary.json: the match's aggregates, rewritten after every game.
+type Summary struct {
+	Name     string    `json:"name"`
+	RunDir   string    `json:"run_dir"`
+	Started  time.Time `json:"started"`
+	Updated  time.Time `json:"updated"`
+	Format   string    `json:"format"` // match, round-robin or gauntlet
+	Complete bool      `json:"complete"`
+	// Stopped says why a complete match ended before its schedule (an
+	// SPRT decided); empty otherwise.
+	Stopped      string `json:"stopped,omitempty"`
+	GamesPlanned int    `json:"games_planned"`
+	GamesPlayed  int    `json:"games_played"`
+	MaxMoves     int    `json:"max_moves"`
+	TimeMargin   string `json:"time_margin"`
+	Openings     string `json:"openings,omitempty"`
+	GamePairs    bool   `json:"game_pairs"` // the config's pairs: games 2k-1 and 2k of a pairing share an opening
+	// Adjudications counts the adjudicated games by rule (draw, resign,
+	// max_moves).
+	Adjudications map[string]int  `json:"adjudications,omitempty"`
+	Judge         JudgeSummary    `json:"judge"`
+	Versions      Versions        `json:"versions"`
+	Engines       []EngineSummary `json:"engines"`
+	// Pairs holds the Elo difference of the first engine of each pairing
+	// over the second, with its 95% interval and LOS.
+	Pairs []PairSummary `json:"pairs"`
+	// Crosstable is every scheduled pairing's W-D-L (0-0-0 until played).
+	Crosstable *Crosstable `json:"crosstable"`
+	// Ratings is the maximum-likelihood fit of all games, the anchor at 0
+	// (null before the first game); RatingsError says why a fit failed.
+	Ratings      *tracker.Ratings `json:"ratings"`
+	RatingsError string           `json:"ratings_error,omitempty"`
+	// SPRT is the test's state when the config has sprt:.
+	SPRT *SPRTSummary `json:"sprt,omitempty"`
+	// ConfigHash is the SHA-256 of the resolved config (ConfigHash), by
+	// which arena merge knows shards of one run.
+	ConfigHash string `json:"config_sha256,omitempty"`
+	// Shard is the part of the schedule this run played (arena run
+	// --shard); absent for a whole run.
+	Shard *Shard `json:"shard,omitempty"`
+	// Concurrency is the number of games played at once, Cores the
+	// machine's logical CPUs.
+	Concurrency int `json:"concurrency,omitempty"`
+	Cores       int `json:"cores,omitempty"`
+	// Warnings are the run's warnings (games that can repeat, more
+	// processes than cores).
+	Warnings []string `json:"warnings,omitempty"`
+	// Throughput is the last session's speed (absent for merged runs).
+	Throughput *Throughput   `json:"throughput,omitempty"`
+	Games      []GameSummary `json:"games"`
+}
+
+// Throughput is how fast a session of arena run played.
+type Throughput struct {
+	Games        int     `json:"games"` // finished in this session
+	WallS        float64 `json:"wall_s"`
+	GamesPerHour float64 `json:"games_per_hour"`
+	// HarnessCPUS is the CPU time of the arena process itself (engines
+	// and the judge are processes of their own), HarnessShare that time
+	// over the wall time.
+	HarnessCPUS  float64 `json:"harness_cpu_s"`
+	HarnessShare float64 `json:"harness_share"`
+}
+
+// JudgeSummary records the judge's settings.
+type JudgeSummary struct {
+	Enabled   bool   `json:"enabled"`
+	Engine    string `json:"engine,omitempty"`
+	Depth     int    `json:"depth,omitempty"`
+	Cap       int    `json:"cap,omitempty"`
+	MateScore int    `json:"mate_score,omitempty"`
+	Timing    string `json:"timing,omitempty"`
+	Protocol  string `json:"protocol,omitempty"` // tracker.ProtocolPosition or ProtocolThesis
+	// Evaluations is the number of Stockfish searches over JudgedPlies
+	// judged moves; EvalsPerPly is at most 1 with the position protocol,
+	// which evaluates each position once, and 2 with the thesis protocol.
+	Evaluations int     `json:"evaluations"`
+	JudgedPlies int     `json:"judged_plies"`
+	EvalsPerPly float64 `json:"evals_per_ply"`
+}
+
+// Versions identifies the software that produced the results.
+type Versions struct {
+	Arena   string            `json:"arena"`
+	Go      string            `json:"go"`
+	OS      string            `json:"os"`
+	Engines map[string]string `json:"engines"` // name -> UCI id name
+	Judge   string            `json:"judge,omitempty"`
+}
+
+// EngineSummary aggregates one engine over all its games. Averages are per
+// move over every recorded move; ACPL and accuracy come from the tracker
+// (ACPL pooled over all judged moves, accuracy the mean of the per-game
+// accuracies).
+type EngineSummary struct {
+	Name     string  `json:"name"`
+	Engine   string  `json:"engine"` // built-in engine name or "uci"
+	Command  string  `json:"command,omitempty"`
+	ID       string  `json:"id,omitempty"`
+	Limits   string  `json:"limits"`
+	Games    int     `json:"games"`
+	Wins     int     `json:"wins"`
+	Draws    int     `json:"draws"`
+	Losses   int     `json:"losses"`
+	Points   float64 `json:"points"`
+	ScorePct float64 `json:"score_pct"`
+	Moves    int     `json:"moves"`
+	AvgTime  float64 `json:"avg_time_s"`
+	MaxTime  float64 `json:"max_time_s"`
+	AvgNodes float64 `json:"avg_nodes"`
+	// MedianTime and MedianNodes are per move (see medianSketch).
+	MedianTime  float64 `json:"median_time_s"`
+	MedianNodes float64 `json:"median_nodes"`
+	NPS         float64 `json:"nps"`
+	// AvgDepth and AvgSelDep are over the moves without a mate score;
+	// MateMoves counts the moves left out (see engineAcc).
+	AvgDepth  float64 `json:"avg_depth"`
+	MateMoves int     `json:"mate_moves"`
+	AvgSelDep float64 `json:"avg_seldepth"`
+	// AvgRAMMB is the mean over the engine's moves of its process's peak
+	// RSS after the move; PeakRSSMB the highest peak RSS of any of its
+	// processes (a restarted engine starts a new process).
+	AvgRAMMB  float64 `json:"avg_ram_mb"`
+	PeakRSSMB float64 `json:"peak_rss_mb"`
+	// ACPL and Accuracy are nil when no move of the engine was judged.
+	ACPL     *float64             `json:"acpl"`
+	Accuracy *float64             `json:"accuracy"`
+	Judge    *tracker.PlayerStats `json:"judge,omitempty"`
+	Errors   ErrorCounts          `json:"errors"`
+}
+
+// ErrorCounts counts the games an engine lost by failing.
+type ErrorCounts struct {
+	TimeForfeits int `json:"time_forfeits"`
+	IllegalMoves int `json:"illegal_moves"` // including no move
+	Crashes      int `json:"crashes"`       // crashed or failed engine (Termination "abandoned")
+}
+
+// PairSummary is the head-to-head result of two engines.
+type PairSummary struct {
+	A   string            `json:"a"`
+	B   string            `json:"b"`
+	Elo tracker.EloResult `json:"elo"` // from A's side
+	// Penta is the statistics of the complete game pairs (pentanomial
+	// counts from A's side); absent without pairs.
+	Penta *tracker.PentaResult `json:"penta,omitempty"`
+}
+
+// GameSummary is one game in summary.json.
+type GameSummary struct {
+	Game          int      `json:"game"`
+	Pair          int      `json:"pair,omitempty"` // game pair (see GameRecord.Pair)
+	White         string   `json:"white"`
+	Black         string   `json:"black"`
+	Opening       string   `json:"opening,omitempty"`
+	Result        string   `json:"result"`
+	Termination   string   `json:"termination"`
+	Reason        string   `json:"reason"`
+	Plies         int      `json:"plies"`
+	Duration      float64  `json:"duration_s"`
+	WhiteACPL     *float64 `json:"white_acpl"`
+	BlackACPL     *float64 `json:"black_acpl"`
+	WhiteAccuracy *float64 `json:"white_accuracy"`
+	BlackAccuracy *float64 `json:"black_accuracy"`
+	JudgeError    string   `json:"judge_error,omitempty"`
+	LLR           *float64 `json:"llr,omitempty"` // the SPRT's LLR after this game
+}
+
+// Version is the module version or VCS revision the binary was built from.
+func Version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" {
+			v = s.Value
+			if len(v) > 12 {
+				v = v[:12]
+			}
+		}
+		if s.Key == "vcs.modified" && s.Value == "true" {
+			v += "+dirty"
+		}
+	}
+	return v
+}
