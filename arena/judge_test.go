@@ -1,13 +1,14 @@
 package arena
 
 import (
-	"arena/arena/output"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"arena/arena/output"
 )
 
 // A judge that never answers "go depth N" does not hang the run: after the

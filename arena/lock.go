@@ -1,7 +1,6 @@
 package arena
 
 import (
-	"arena/arena/output"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"arena/arena/output"
 )
 
 // LockFile is the lock a run holds on its directory for as long as it runs.

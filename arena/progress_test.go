@@ -1,12 +1,13 @@
 package arena
 
 import (
-	"arena/arena/record"
 	"bytes"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"arena/arena/record"
 )
 
 // The live line is cut to the terminal's width less one column, so that

@@ -1,7 +1,6 @@
 package arena
 
 import (
-	"arena/arena/output"
 	"bytes"
 	"fmt"
 	"os"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"arena/arena/output"
 )
 
 // Killing the arena with SIGKILL mid-run and resuming keeps every finished
