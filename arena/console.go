@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"arena/arena/output"
 	"arena/arena/record"
 )
 
@@ -45,6 +46,9 @@ type progress struct {
 	// one column less, so that it never wraps (a wrapped line is not
 	// erased by \r and leaves a stale row per update). 0: 80.
 	width int
+	// ratingEvery, above 0, prints the ratings every ratingEvery finished
+	// games (rating_interval).
+	ratingEvery int
 	// plies played in the games finished this session, for the ETA.
 	// Written when a game is reported, read by the live line (another
 	// goroutine).
@@ -115,4 +119,9 @@ func (p *progress) gameDone(g *record.GameRecord, s *record.Summary) {
 	}
 	fmt.Fprintf(p.w, "Game %d/%d: %s vs %s %s {%s} %d plies, %.1fs%s | %s%s\n",
 		g.Game, p.total, g.White, g.Black, g.Result, g.Reason, g.Plies, g.Duration, judge, scoreLine(s), sprt)
+	if p.ratingEvery > 0 && s.GamesPlayed%p.ratingEvery == 0 {
+		// Console write errors are ignored here as for the line above:
+		// the run's files, not its terminal, must not fail.
+		_ = output.WriteRatingInterval(p.w, s)
+	}
 }

@@ -2,6 +2,7 @@ package arena
 
 import (
 	"fmt"
+	"strings"
 	"syscall"
 	"time"
 
@@ -42,7 +43,11 @@ func (m *match) finish(sum *record.Summary) error {
 	t := sum.Throughput
 	fmt.Fprintf(m.stdout, "Speed: %d games in %s, %.0f games/hour at concurrency %d; the arena itself used %.1f s of CPU, %.1f%% of the wall time\n",
 		t.Games, wall.Round(time.Second), t.GamesPerHour, m.n, t.HarnessCPUS, 100*t.HarnessShare)
-	fmt.Fprintf(m.stdout, "Results in %s (%s, %s, %s, %s, %s)\n", m.dir, output.PGNFile, output.MovesFile, output.SummaryJSON, output.SummaryMD, output.ConfigFile)
+	files := []string{output.PGNFile, output.MovesFile, output.SummaryJSON, output.SummaryMD, output.ConfigFile}
+	if m.cfg.Output.EPD {
+		files = append(files, output.EPDFile)
+	}
+	fmt.Fprintf(m.stdout, "Results in %s (%s)\n", m.dir, strings.Join(files, ", "))
 	return nil
 }
 

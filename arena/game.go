@@ -299,12 +299,14 @@ func (r *runner) playMove(ctx context.Context, g *game) error {
 		return nil
 	}
 
+	var left *float64
 	if tc := g.eng[side].Limits.TC; tc != nil {
 		g.clock[side] = max(0, g.clock[side]-elapsed) + tc.Inc
 		g.made[side]++
 		if tc.Moves > 0 && g.made[side]%tc.Moves == 0 {
 			g.clock[side] += tc.Base
 		}
+		left = new(g.clock[side].Seconds())
 	}
 	g.adj.add(side, res.Score.CP, res.Score.Mate, g.pos.HalfMoveClock() == 0)
 	rss, peak := p.memory()
@@ -315,6 +317,7 @@ func (r *runner) playMove(ctx context.Context, g *game) error {
 		UCI:      res.Move,
 		SAN:      san,
 		Time:     elapsed.Seconds(),
+		TimeLeft: left,
 		Nodes:    res.Nodes,
 		Depth:    res.Depth,
 		SelDepth: res.SelDepth,

@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -224,7 +225,8 @@ func (m *match) open(ctx context.Context, dir string) error {
 	if err := m.out.Install(); err != nil {
 		return err
 	}
-	m.prog = &progress{w: m.stdout, terminal: m.opt.Terminal, width: m.opt.Width, total: m.total, start: time.Now(), done0: m.b.Played()}
+	m.prog = &progress{w: m.stdout, terminal: m.opt.Terminal, width: m.opt.Width, total: m.total, start: time.Now(), done0: m.b.Played(),
+		ratingEvery: cmp.Or(m.opt.RatingInterval, m.cfg.RatingInterval)}
 	return m.writeSummaries(m.b.Summary(), true)
 }
 

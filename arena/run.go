@@ -41,6 +41,9 @@ type Options struct {
 	Width int
 	// Concurrency, when above 0, overrides the config's concurrency.
 	Concurrency int
+	// RatingInterval, when above 0, overrides the config's
+	// rating_interval (it changes what is printed, not the games).
+	RatingInterval int
 	// Shard restricts the run to one shard of the schedule (zero: all).
 	Shard record.Shard
 }
@@ -126,11 +129,12 @@ func claimRunDir(cfg *config.Config, opt Options, stdout io.Writer) (string, *di
 }
 
 // ConfigHash identifies a resolved config: the SHA-256 of its config.yaml
-// without the keys that do not change the games (concurrency, output
-// directory). Shards of one run share it.
+// without the keys that do not change the games (concurrency, rating
+// interval, output directory). Shards of one run share it.
 func ConfigHash(cfg *config.Config) (string, error) {
 	c := *cfg
 	c.Concurrency = 0
+	c.RatingInterval = 0
 	c.Output.Dir = ""
 	data, err := c.Marshal()
 	if err != nil {

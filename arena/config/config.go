@@ -70,6 +70,10 @@ type Config struct {
 	// Concurrency is the number of games played at once, each with its
 	// own engine processes (arena run --concurrency overrides it).
 	Concurrency int `yaml:"concurrency"`
+	// RatingInterval, above 0, prints the Elo with its interval and the
+	// pentanomial counts every RatingInterval finished games (arena run
+	// --rating-interval overrides it).
+	RatingInterval int `yaml:"rating_interval,omitempty"`
 	// Pairs: consecutive games of a pairing are a game pair, one opening
 	// played with the colours swapped; false: every game takes the next
 	// opening (colours still alternate).
@@ -278,48 +282,6 @@ func (j JudgeConfig) MarshalYAML() (any, error) {
 		return "off", nil
 	}
 	return j.JudgeConfig, nil
-}
-
-// OutputConfig says where results go and how many games the PGN keeps.
-type OutputConfig struct {
-	Dir string  `yaml:"dir"`
-	PGN PGNMode `yaml:"pgn"`
-}
-
-// PGNMode is which games games.pgn holds: all, none, or the last N.
-type PGNMode struct {
-	None bool
-	Last int // 0 with None false: all games
-}
-
-func (m PGNMode) String() string {
-	switch {
-	case m.None:
-		return "none"
-	case m.Last > 0:
-		return fmt.Sprintf("last %d", m.Last)
-	}
-	return "all"
-}
-
-// MarshalYAML writes the mode as "all", "none" or "last N".
-func (m PGNMode) MarshalYAML() (any, error) { return m.String(), nil }
-
-// ParsePGNMode parses "all", "none" or "last N".
-func ParsePGNMode(s string) (PGNMode, error) {
-	f := strings.Fields(strings.ToLower(s))
-	switch {
-	case len(f) == 1 && f[0] == "all":
-		return PGNMode{}, nil
-	case len(f) == 1 && f[0] == "none":
-		return PGNMode{None: true}, nil
-	case len(f) == 2 && f[0] == "last":
-		n, err := strconv.Atoi(f[1])
-		if err == nil && n > 0 {
-			return PGNMode{Last: n}, nil
-		}
-	}
-	return PGNMode{}, fmt.Errorf("%q is not a PGN mode (expected all, none or \"last N\" with N >= 1)", s)
 }
 
 // Marshal returns the config as YAML (the run directory's config.yaml).

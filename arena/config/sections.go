@@ -296,29 +296,3 @@ func (d *decoder) judge(n *yaml.Node, path string, j *JudgeConfig) error {
 		return err
 	})
 }
-
-var outputKeys = []string{"dir", "pgn"}
-
-func (d *decoder) output(n *yaml.Node, path string, o *OutputConfig) error {
-	return d.mapping(n, path, outputKeys, func(key string, v *yaml.Node) error {
-		kp := join(path, key)
-		s, err := d.str(v, kp)
-		if err != nil {
-			return err
-		}
-		switch key {
-		case "dir":
-			if s == "" {
-				return d.errorf(v, kp, "must not be empty")
-			}
-			o.Dir = s
-		case "pgn":
-			m, err := ParsePGNMode(s)
-			if err != nil {
-				return d.errorf(v, kp, "%v", err)
-			}
-			o.PGN = m
-		}
-		return nil
-	})
-}

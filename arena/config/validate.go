@@ -12,7 +12,7 @@ import (
 	"arena/tracker"
 )
 
-var topKeys = []string{"name", "format", "games", "pairs", "max_moves", "game_end", "adjudicate", "noswap", "reverse", "seed", "time_margin", "move_timeout", "concurrency", "log", "limits", "engines",
+var topKeys = []string{"name", "format", "games", "pairs", "max_moves", "game_end", "adjudicate", "noswap", "reverse", "seed", "time_margin", "move_timeout", "concurrency", "rating_interval", "log", "limits", "engines",
 	"anchor", "openings", "sprt", "judge", "output", "sweep"}
 
 func (d *decoder) config(n *yaml.Node, c *Config) error {
@@ -51,6 +51,9 @@ func (d *decoder) config(n *yaml.Node, c *Config) error {
 		case "max_moves":
 			i, err = d.int(v, key, 0)
 			c.MaxMoves = int(i)
+		case "rating_interval":
+			i, err = d.int(v, key, 0)
+			c.RatingInterval = int(i)
 		case "game_end":
 			if c.GameEnd, err = d.str(v, key); err == nil && c.GameEnd != GameEndClaim && c.GameEnd != GameEndFivefold {
 				err = d.errorf(v, key, "%q is not a game-end rule (expected %s or %s)", c.GameEnd, GameEndClaim, GameEndFivefold)

@@ -28,6 +28,7 @@ const (
 	MovesFile   = "moves.csv"
 	SummaryJSON = "summary.json"
 	SummaryMD   = "summary.md"
+	EPDFile     = "games.epd" // with output.epd: the final positions, in game order
 	// FilePerm and DirPerm are the modes of the files and directories a
 	// run creates.
 	FilePerm     = 0o644
@@ -43,16 +44,18 @@ var CSVHeader = []string{
 
 // Writer writes a run's game files. games.jsonl gets every game as it
 // finishes (any order, fsync'ed before anything else, as it is what --resume
-// trusts); games.pgn and moves.csv get the games in game order. A run starts
-// them afresh as temporary files (rebuilt from the games already finished)
-// and installs them before its first new game, so a game half-appended when
-// a previous run was killed disappears from every file at once.
+// trusts); games.pgn, moves.csv and games.epd get the games in game order.
+// A run starts them afresh as temporary files (rebuilt from the games
+// already finished) and installs them before its first new game, so a game
+// half-appended when a previous run was killed disappears from every file
+// at once; resume and concurrency therefore need nothing of their own.
 type Writer struct {
 	dir   string
 	cfg   *config.Config
 	json  *os.File // read and appended: pending games are read back from it
 	pgn   *os.File // nil unless pgn: all
 	csv   *os.File
+	epd   *os.File             // nil unless epd: true
 	size  int64                // of games.jsonl
 	lines int                  // of games.jsonl
 	last  []*record.GameRecord // the games games.pgn holds with pgn: last N
@@ -68,8 +71,8 @@ func Create(dir string, cfg *config.Config) (*Writer, error) {
 	for _, f := range []struct {
 		name string
 		dst  **os.File
-	}{{GamesFile, &o.json}, {MovesFile, &o.csv}, {PGNFile, &o.pgn}} {
-		if f.name == PGNFile && (cfg.Output.PGN.None || cfg.Output.PGN.Last > 0) {
+	}{{GamesFile, &o.json}, {MovesFile, &o.csv}, {PGNFile, &o.pgn}, {EPDFile, &o.epd}} {
+		if f.name == PGNFile && (cfg.Output.PGN.None || cfg.Output.PGN.Last > 0) || f.name == EPDFile && !cfg.Output.EPD {
 			continue
 		}
 		path := filepath.Join(dir, f.name)
@@ -130,8 +133,8 @@ func (o *Writer) AppendJSON(g *record.GameRecord) (Ref, error) {
 	return ref, nil
 }
 
-// AppendOrdered adds the next game in game order to games.pgn and
-// moves.csv, synced to disk.
+// AppendOrdered adds the next game in game order to games.pgn, moves.csv
+// and games.epd, synced to disk.
 func (o *Writer) AppendOrdered(g *record.GameRecord) error {
 	var pgn bytes.Buffer
 	switch m := o.cfg.Output.PGN; {
@@ -161,6 +164,15 @@ func (o *Writer) AppendOrdered(g *record.GameRecord) error {
 	if err := appendSync(o.csv, rows.Bytes()); err != nil {
 		return fmt.Errorf("append %s: %w", MovesFile, err)
 	}
+	if o.epd != nil {
+		line, err := finalEPD(g)
+		if err != nil {
+			return err
+		}
+		if err := appendSync(o.epd, []byte(line)); err != nil {
+			return fmt.Errorf("append %s: %w", EPDFile, err)
+		}
+	}
 	return nil
 }
 
@@ -187,7 +199,7 @@ func appendSync(f *os.File, data []byte) error {
 
 // Close closes the files; files never installed are removed.
 func (o *Writer) Close() {
-	for _, f := range []*os.File{o.json, o.pgn, o.csv} {
+	for _, f := range []*os.File{o.json, o.pgn, o.csv, o.epd} {
 		if f != nil {
 			f.Close()
 			if _, pending := o.tmp[f]; pending {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"arena/arena/config"
@@ -13,11 +14,8 @@ import (
 
 // WritePGN writes one game in PGN export format: the Seven Tag Roster, then
 // SetUp/FEN for a game from an opening position, PlyCount, Termination and
-// the time control; per-move comments in the cutechess style
-// "{+0.32/12 0.51s n=12345 mem=35MB cpl=12}" (score from the mover's side /
-// depth, wall time, nodes, the engine process's peak RSS, the judge's
-// centipawn loss); and the
-// reason the game ended as a comment before the result.
+// the time control; per-move comments (moveComment); and the reason the
+// game ended as a comment before the result.
 func WritePGN(w io.Writer, cfg *config.Config, g *record.GameRecord) error {
 	e := pgn.Export{FEN: g.FEN, Final: g.Reason, Result: g.Result}
 	tag := func(k, v string) { e.Tags = append(e.Tags, pgn.Tag{Name: k, Value: v}) }
@@ -46,23 +44,56 @@ func WritePGN(w io.Writer, cfg *config.Config, g *record.GameRecord) error {
 	}
 	tag("GameStartTime", g.Start.Format(time.RFC3339))
 	tag("GameDuration", fmtClock(time.Duration(g.Duration*float64(time.Second))))
+	fields := cfg.Output.PGNComments()
 	for _, m := range g.Moves {
-		e.Moves = append(e.Moves, pgn.Move{SAN: m.SAN, Comment: moveComment(m)})
+		mv := pgn.Move{SAN: m.SAN}
+		if !fields.None {
+			mv.Comment = moveComment(m, fields)
+		}
+		e.Moves = append(e.Moves, mv)
 	}
 	return pgn.Write(w, e)
 }
 
-// moveComment is the cutechess-style annotation of one move.
-func moveComment(m record.MoveRecord) string {
+// moveComment annotates one move as cutechess-cli and fastchess do: the
+// score from the mover's side / depth and the move's time, then the chosen
+// fields with fastchess's keys (tl= time left, n= nodes, sd= selective
+// depth, nps=, pv=) and arena's own (mem= the engine process's peak RSS,
+// cpl= the judge's centipawn loss), space-separated:
+// "{+0.32/12 0.51s tl=59.49s n=12345 sd=20 mem=35MB cpl=12}". A field with
+// nothing to say (no clock, not judged, no PV) is left out.
+func moveComment(m record.MoveRecord, c config.PGNComments) string {
 	score := fmt.Sprintf("%+.2f", float64(m.ScoreCP)/100)
 	if m.Mate > 0 {
 		score = fmt.Sprintf("+M%d", m.Mate)
 	} else if m.Mate < 0 {
 		score = fmt.Sprintf("-M%d", -m.Mate)
 	}
-	s := fmt.Sprintf("%s/%d %.2fs n=%d mem=%.0fMB", score, m.Depth, m.Time, m.Nodes, m.PeakMB)
-	if m.CPL != nil {
-		s += fmt.Sprintf(" cpl=%d", *m.CPL)
+	s := fmt.Sprintf("%s/%d %.2fs", score, m.Depth, m.Time)
+	for _, f := range config.CommentFields {
+		if !c.Has(f) {
+			continue
+		}
+		switch {
+		case f == config.CommentTimeLeft && m.TimeLeft != nil:
+			s += fmt.Sprintf(" tl=%.2fs", *m.TimeLeft)
+		case f == config.CommentNodes:
+			s += fmt.Sprintf(" n=%d", m.Nodes)
+		case f == config.CommentSelDepth:
+			s += fmt.Sprintf(" sd=%d", m.SelDepth)
+		case f == config.CommentNPS:
+			nps := 0.0
+			if m.Time > 0 {
+				nps = float64(m.Nodes) / m.Time
+			}
+			s += fmt.Sprintf(" nps=%.0f", nps)
+		case f == config.CommentPV && len(m.PV) > 0:
+			s += fmt.Sprintf(" pv=%q", strings.Join(m.PV, " "))
+		case f == config.CommentMem:
+			s += fmt.Sprintf(" mem=%.0fMB", m.PeakMB)
+		case f == config.CommentCPL && m.CPL != nil:
+			s += fmt.Sprintf(" cpl=%d", *m.CPL)
+		}
 	}
 	return s
 }

@@ -72,3 +72,49 @@ func TestPGNTagsSanitized(t *testing.T) {
 		t.Errorf("tags read back: %q", tags)
 	}
 }
+
+// The comment fields render with fastchess's keys in one fixed order,
+// whatever order the config lists them in; "none" drops the comments; and
+// tracker/pgn reads every variant back as the same game.
+func TestPGNCommentFields(t *testing.T) {
+	cpl, left := 7, 59.4871
+	g := &record.GameRecord{Game: 1, White: "W", Black: "B", Result: "1-0", Termination: record.TermNormal, Reason: "White mates",
+		Plies: 3, Start: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Moves: []record.MoveRecord{
+			{UCI: "e2e4", SAN: "e4", ScoreCP: 25, Depth: 14, SelDepth: 21, Time: 0.5, TimeLeft: &left, Nodes: 250000,
+				PV: []string{"e2e4", "e7e5", "g1f3"}, PeakMB: 35.2, CPL: &cpl},
+			{UCI: "f7f6", SAN: "f6", ScoreCP: -300, Depth: 3, SelDepth: 3, Time: 0, Nodes: 12, PeakMB: 20},
+			{UCI: "d1h5", SAN: "Qh5+", Mate: 2, Depth: 9, SelDepth: 9, Time: 0.25, Nodes: 1000, PeakMB: 36},
+		}}
+	for _, c := range []struct {
+		name     string
+		comments *config.PGNComments
+		want     []string
+	}{
+		{"default", nil, []string{"{+0.25/14 0.50s n=250000 mem=35MB cpl=7}", "{-3.00/3 0.00s n=12 mem=20MB}", "{+M2/9 0.25s n=1000 mem=36MB}"}},
+		{"every field", &config.PGNComments{Fields: []string{"cpl", "mem", "pv", "nps", "seldepth", "nodes", "timeleft"}},
+			[]string{`{+0.25/14 0.50s tl=59.49s n=250000 sd=21 nps=500000 pv="e2e4 e7e5 g1f3" mem=35MB cpl=7}`,
+				"{-3.00/3 0.00s n=12 sd=3 nps=0 mem=20MB}", "{+M2/9 0.25s n=1000 sd=9 nps=4000 mem=36MB}"}},
+		{"score and time only", &config.PGNComments{Fields: []string{}}, []string{"e4 {+0.25/14 0.50s}", "f6 {-3.00/3 0.00s}", "Qh5+ {+M2/9 0.25s}"}},
+		{"none", &config.PGNComments{None: true}, []string{"1. e4 f6 2. Qh5+ {White mates} 1-0"}},
+	} {
+		cfg := &config.Config{Name: "t", Engines: []config.EngineConfig{{Name: "W"}, {Name: "B"}},
+			Output: config.OutputConfig{Comments: c.comments}}
+		var b bytes.Buffer
+		if err := WritePGN(&b, cfg, g); err != nil {
+			t.Fatal(err)
+		}
+		flat := strings.Join(strings.Fields(b.String()), " ")
+		for _, w := range c.want {
+			if !strings.Contains(flat, w) {
+				t.Errorf("%s: PGN lacks %q:\n%s", c.name, w, b.String())
+			}
+		}
+		games, err := pgn.Read(&b)
+		if err != nil || len(games) != 1 {
+			t.Fatalf("%s: read back as %d games, %v", c.name, len(games), err)
+		}
+		if got := strings.Join(games[0].Moves, " "); got != "e2e4 f7f6 d1h5" || games[0].Result != "1-0" {
+			t.Errorf("%s: read back moves %q result %q", c.name, got, games[0].Result)
+		}
+	}
+}

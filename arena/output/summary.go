@@ -111,12 +111,7 @@ func writeResults(w io.Writer, s *record.Summary, markdown bool) error {
 	if markdown && len(s.Pairs) > 0 {
 		fmt.Fprintln(w)
 	}
-	for _, p := range s.Pairs {
-		fmt.Fprintf(w, "%s%s\n", bullet, eloLine(p))
-		if p.Penta != nil {
-			fmt.Fprintf(w, "%s%s\n", bullet, pentaLine(p))
-		}
-	}
+	writePairs(w, s, bullet)
 	if len(s.Engines) > 2 && s.Crosstable != nil {
 		fmt.Fprintf(w, "\nCrosstable (points/games (+wins =draws -losses) of the row engine):\n")
 		if markdown {
@@ -126,19 +121,8 @@ func writeResults(w io.Writer, s *record.Summary, markdown bool) error {
 			return err
 		}
 	}
-	if len(s.Engines) > 2 && s.Ratings != nil {
-		fit := "maximum likelihood"
-		if s.Ratings.Prior > 0 {
-			// The results alone leave a rating unbounded (someone won or lost every game).
-			fit = fmt.Sprintf("maximum a posteriori with %d virtual draws per pairing", s.Ratings.Prior)
-		}
-		fmt.Fprintf(w, "\nRatings (%s over all games, %s = 0; ± is half the 95%% interval):\n", fit, s.Ratings.Anchor)
-		if markdown {
-			fmt.Fprintln(w)
-		}
-		if err := RenderTable(w, markdown, ratingsHeader, ratingRows(s.Ratings), 2); err != nil {
-			return err
-		}
+	if err := writeRatings(w, s, markdown); err != nil {
+		return err
 	}
 	if s.RatingsError != "" {
 		fmt.Fprintf(w, "%sRatings: %s\n", bullet, s.RatingsError)
@@ -151,6 +135,52 @@ func writeResults(w io.Writer, s *record.Summary, markdown bool) error {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "%s%s\n", bullet, s.SPRT)
+	}
+	return nil
+}
+
+// writePairs writes each pairing's Elo line and, with complete game pairs,
+// its pentanomial line.
+func writePairs(w io.Writer, s *record.Summary, bullet string) {
+	for _, p := range s.Pairs {
+		fmt.Fprintf(w, "%s%s\n", bullet, eloLine(p))
+		if p.Penta != nil {
+			fmt.Fprintf(w, "%s%s\n", bullet, pentaLine(p))
+		}
+	}
+}
+
+// writeRatings writes the rating table of more than two engines.
+func writeRatings(w io.Writer, s *record.Summary, markdown bool) error {
+	if len(s.Engines) <= 2 || s.Ratings == nil {
+		return nil
+	}
+	fit := "maximum likelihood"
+	if s.Ratings.Prior > 0 {
+		// The results alone leave a rating unbounded (someone won or lost every game).
+		fit = fmt.Sprintf("maximum a posteriori with %d virtual draws per pairing", s.Ratings.Prior)
+	}
+	fmt.Fprintf(w, "\nRatings (%s over all games, %s = 0; ± is half the 95%% interval):\n", fit, s.Ratings.Anchor)
+	if markdown {
+		fmt.Fprintln(w)
+	}
+	return RenderTable(w, markdown, ratingsHeader, ratingRows(s.Ratings), 2)
+}
+
+// WriteRatingInterval prints what a rating interval shows while a run
+// goes on (cutechess-cli's and fastchess's -ratinginterval): each
+// pairing's W-D-L with its Elo, 95% interval, LOS and draw ratio, the
+// pentanomial counts of its complete game pairs with their Elo, and for
+// more than two engines the rating table. The numbers are the summary's,
+// computed by tracker's statistics.
+func WriteRatingInterval(w io.Writer, s *record.Summary) error {
+	fmt.Fprintf(w, "--- Ratings after %d of %d games ---\n", s.GamesPlayed, s.GamesPlanned)
+	writePairs(w, s, "")
+	if err := writeRatings(w, s, false); err != nil {
+		return err
+	}
+	if s.RatingsError != "" {
+		fmt.Fprintf(w, "Ratings: %s\n", s.RatingsError)
 	}
 	return nil
 }

@@ -67,7 +67,8 @@ type MoveRecord struct {
 	Engine   string   `json:"engine"`
 	UCI      string   `json:"uci"`
 	SAN      string   `json:"san"`
-	Time     float64  `json:"time_s"` // wall time from go to bestmove
+	Time     float64  `json:"time_s"`                // wall time from go to bestmove
+	TimeLeft *float64 `json:"time_left_s,omitempty"` // the mover's clock after the move and its increment; nil without a clock
 	Nodes    int64    `json:"nodes"`
 	Depth    int      `json:"depth"`
 	SelDepth int      `json:"seldepth"`

@@ -24,6 +24,7 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "run directory (default: output.dir/NAME-TIMESTAMP from the config)")
 	resume := fs.String("resume", "", "continue the interrupted run in `DIR` (reads DIR/config.yaml)")
 	concurrency := fs.Int("concurrency", 0, "play `N` games at once, each with its own engine processes (default: the config's concurrency, 1)")
+	ratingInterval := fs.Int("rating-interval", 0, "print the Elo with its 95% interval and the pentanomial counts every `K` finished games (default: the config's rating_interval; 0: only at the end)")
 	shardFlag := fs.String("shard", "", "play only shard `I/N` of the games (those numbered I+1, I+1+N, ...); default: from "+
 		arena.EnvSlurmTaskID+"/"+arena.EnvSlurmTaskCount+" or "+arena.EnvK8sIndex+"/"+arena.EnvShardCount)
 	fs.Usage = func() {
@@ -50,6 +51,9 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	case *concurrency < 0 || *concurrency > config.MaxConcurrency:
 		fmt.Fprintf(stderr, "arena run: --concurrency %d: expected 1 to %d games at once\n", *concurrency, config.MaxConcurrency)
 		return 2
+	case *ratingInterval < 0:
+		fmt.Fprintf(stderr, "arena run: --rating-interval %d: expected a number of games, 1 or more (0: the config's)\n", *ratingInterval)
+		return 2
 	}
 	shard, err := chooseShard(*shardFlag, *resume != "")
 	if err != nil {
@@ -70,6 +74,7 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 		stop()
 	}()
 	opt := arena.Options{Binary: binary, OutDir: *out, Stdout: stdout, Terminal: isTerminal(stdout), Width: terminalWidth(stdout), Concurrency: *concurrency, Shard: shard}
+	opt.RatingInterval = *ratingInterval
 
 	switch {
 	case *resume != "" && arena.IsSweepDir(*resume):

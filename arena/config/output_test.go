@@ -1,0 +1,66 @@
+package config
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// output.pgn_comments, output.epd and rating_interval: their defaults leave
+// config.yaml as it was before they existed, set values load back from
+// config.yaml, and bad values are errors naming the file, line and key.
+func TestOutputKeys(t *testing.T) {
+	cfg, err := Parse("t.yaml", []byte("limits: {depth: 1}\n"+twoEngines))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := cfg.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"pgn_comments", "epd", "rating_interval"} {
+		if strings.Contains(string(data), key) {
+			t.Errorf("config.yaml of a config without %s names it:\n%s", key, data)
+		}
+	}
+	if got := cfg.Output.PGNComments(); !reflect.DeepEqual(got, DefaultPGNComments) || cfg.Output.EPD || cfg.RatingInterval != 0 {
+		t.Errorf("defaults: comments %+v, epd %v, rating interval %d", got, cfg.Output.EPD, cfg.RatingInterval)
+	}
+	for _, c := range []struct {
+		text string
+		want PGNComments
+	}{
+		{"output: {epd: true, pgn_comments: [cpl, TimeLeft, nodes, seldepth]}\nrating_interval: 10\n",
+			PGNComments{Fields: []string{CommentTimeLeft, CommentNodes, CommentSelDepth, CommentCPL}}},
+		{"output: {epd: true, pgn_comments: []}\nrating_interval: 10\n", PGNComments{Fields: []string{}}},
+		{"output: {epd: true, pgn_comments: none}\nrating_interval: 10\n", PGNComments{None: true}},
+	} {
+		cfg, err := Parse("t.yaml", []byte(c.text+"limits: {depth: 1}\n"+twoEngines))
+		if err != nil {
+			t.Fatalf("%q: %v", c.text, err)
+		}
+		if got := cfg.Output.PGNComments(); !reflect.DeepEqual(got, c.want) || !cfg.Output.EPD || cfg.RatingInterval != 10 {
+			t.Errorf("%q: comments %+v (want %+v), epd %v, rating interval %d", c.text, got, c.want, cfg.Output.EPD, cfg.RatingInterval)
+		}
+		data, err := cfg.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := Parse("t.yaml", data)
+		if err != nil || !reflect.DeepEqual(cfg, again) {
+			t.Errorf("%q: config.yaml does not load back the same: %v\n%s", c.text, err, data)
+		}
+	}
+	for _, c := range []struct{ text, want string }{
+		{"output: {pgn_comments: [nodes, depth]}\n", `t.yaml:1: output.pgn_comments[1]: "depth" is not a comment field (expected "none" or a list of timeleft, nodes, seldepth, nps, pv, mem, cpl)`},
+		{"output:\n  pgn_comments: [nodes, nodes]\n", `t.yaml:2: output.pgn_comments[1]: "nodes" listed twice`},
+		{"output: {pgn_comments: nodes}\n", `t.yaml:1: output.pgn_comments: expected "none" or a list of`},
+		{"output: {epd: games.epd}\n", `t.yaml:1: output.epd:`},
+		{"rating_interval: -1\n", `t.yaml:1: rating_interval: -1 is too small`},
+	} {
+		_, err := Parse("t.yaml", []byte(c.text+"limits: {depth: 1}\n"+twoEngines))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.text, err, c.want)
+		}
+	}
+}
