@@ -1,8 +1,10 @@
 // Package output writes a run directory's files: games.jsonl (appended and
-// fsync'ed game by game, what --resume reads back), games.pgn, moves.csv,
-// summary.json and summary.md (rewritten atomically), and the MATCH
-// CONFIGURATION block that heads both the console and summary.md. The runner decides when; this package decides
-// what the files hold and how they stay whole when a run is killed.
+// fsync'ed game by game, what --resume reads back), games.pgn, moves.csv
+// and games.epd (appended in game order), summary.json and summary.md
+// (rewritten atomically), and what the console shares with them: the MATCH
+// CONFIGURATION block that heads summary.md, the results table and the
+// rating interval. The runner decides when; this package decides what the
+// files hold and how they stay whole when a run is killed.
 package output
 
 import (

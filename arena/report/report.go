@@ -307,10 +307,10 @@ func crosstable(s *record.Summary) *Table {
 			case c == nil:
 				row = append(row, Cell{Text: ""})
 			default:
-				row = append(row, Cell{Text: fmt.Sprintf("%s/%d (+%d =%d -%d)", fmtPoints(c.Points), c.Games, c.Wins, c.Draws, c.Losses)})
+				row = append(row, Cell{Text: c.String()})
 			}
 		}
-		t.Rows = append(t.Rows, append(row, texts(fmtPoints(r.Points), fmt.Sprint(r.Games))...))
+		t.Rows = append(t.Rows, append(row, texts(record.FormatPoints(r.Points), fmt.Sprint(r.Games))...))
 	}
 	return t
 }
@@ -338,15 +338,13 @@ func ratingsTable(s *record.Summary) *Table {
 		if p.Games > 0 {
 			score = fmt.Sprintf("%.1f", 100*p.Points/float64(p.Games))
 		}
-		t.Rows = append(t.Rows, texts(fmt.Sprint(i+1), name, p.String(), interval, fmt.Sprint(p.Games), fmtPoints(p.Points), score))
+		t.Rows = append(t.Rows, texts(fmt.Sprint(i+1), name, p.String(), interval, fmt.Sprint(p.Games), record.FormatPoints(p.Points), score))
 	}
 	return t
 }
 
 // fmtElo formats a rating, which FitRatings keeps finite.
 func fmtElo(x float64) string { return fmt.Sprintf("%+.1f", x) }
-
-func fmtPoints(p float64) string { return strings.TrimSuffix(fmt.Sprintf("%.1f", p), ".0") }
 
 func gamesTable(s *record.Summary) *Table {
 	withOpening := false
