@@ -1,8 +1,6 @@
 package arena
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,9 +12,11 @@ import (
 )
 
 // games.epd and the rating interval through a real run at concurrency 2
-// that is interrupted and resumed: games.epd ends with one line per game,
-// the game's final position, in game order; the interval prints the Elo
-// and pentanomial lines every K games, with the numbers of the summary.
+// and its resumption after a kill (simulated: games.jsonl cut after three
+// games and a torn fourth line, games.epd with a torn line): games.epd ends
+// with one line per game, the game's final position, in game order; the
+// interval prints the Elo and pentanomial lines every K games, with the
+// numbers of the summary.
 func TestEPDAndRatingInterval(t *testing.T) {
 	cfg := writeConfig(t, `
 games: 6
@@ -31,17 +31,31 @@ engines:
   - {name: R, engine: random, limits: {tc: "10+0.1"}}
 `)
 	dir := filepath.Join(t.TempDir(), "run")
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	w := &cancelAfter{prefix: "--- Ratings after 2 of 6 games ---", cancel: cancel}
-	_, err := Run(ctx, cfg, Options{Binary: arenaBin, OutDir: dir, Stdout: w})
-	var ie *InterruptedError
-	if !errors.As(err, &ie) {
-		t.Fatalf("run: %v, want an interruption\n%s", err, w.buf.String())
+	var first strings.Builder
+	if _, err := Run(t.Context(), cfg, Options{Binary: arenaBin, OutDir: dir, Stdout: &first}); err != nil {
+		t.Fatalf("run: %v\n%s", err, first.String())
 	}
-	first := w.buf.String()
-	if !strings.Contains(first, "H vs R pairs: LL ") || strings.Contains(first, "Ratings after 1 ") {
-		t.Errorf("the first interval lacks the pentanomial line or came early:\n%s", first)
+	for n := 1; n <= 6; n++ {
+		if got := strings.Contains(first.String(), fmt.Sprintf("--- Ratings after %d of 6 games ---", n)); got != (n%2 == 0) {
+			t.Errorf("rating interval 2: after game %d printed %v", n, got)
+		}
+	}
+	if !strings.Contains(first.String(), "H vs R pairs: LL ") {
+		t.Errorf("the intervals lack the pentanomial line:\n%s", first.String())
+	}
+	log := filepath.Join(dir, output.GamesFile)
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := strings.SplitAfterN(string(data), "\n", 4)
+	fourth, _, _ := strings.Cut(kept[3], "\n")
+	torn := fourth[:len(fourth)/2]
+	if err := os.WriteFile(log, []byte(strings.Join(kept[:3], "")+torn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, output.EPDFile), []byte("8/8/8/8/8/8/8/8 w"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	var out strings.Builder
 	sum, err := Resume(t.Context(), dir, Options{Binary: arenaBin, Stdout: &out, RatingInterval: 3})
@@ -50,7 +64,7 @@ engines:
 	}
 	// --rating-interval 3 overrides the config's 2 on resume.
 	text := out.String()
-	if !strings.Contains(text, "--- Ratings after 6 of 6 games ---") || strings.Contains(text, "Ratings after 4 of") {
+	if !strings.Contains(text, "Resuming: 3 of 6") || !strings.Contains(text, "--- Ratings after 6 of 6 games ---") || strings.Contains(text, "Ratings after 4 of") {
 		t.Errorf("resumed run's intervals (every 3 games):\n%s", text)
 	}
 	p := sum.Pairs[0]
@@ -66,7 +80,7 @@ engines:
 	if err != nil || len(games) != 6 {
 		t.Fatalf("games.jsonl: %d games, %v", len(games), err)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, output.EPDFile))
+	data, err = os.ReadFile(filepath.Join(dir, output.EPDFile))
 	if err != nil {
 		t.Fatal(err)
 	}

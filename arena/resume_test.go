@@ -124,7 +124,7 @@ engines:
 	f.Close()
 	recs, err := output.ReadGames(games)
 	if err != nil || len(recs) != 1 {
-		t.Fatalf("readGames of a torn file: %d records, %v; want 1", len(recs), err)
+		t.Fatalf("ReadGames of a torn file: %d records, %v; want 1", len(recs), err)
 	}
 	sum, err := Resume(t.Context(), dir, Options{Binary: arenaBin})
 	if err != nil || sum.GamesPlayed != 2 {
