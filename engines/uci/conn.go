@@ -1,0 +1,167 @@
+package uci
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// outLine is a line of the engine's output and when it was read.
+type outLine struct {
+	text string
+	at   time.Time
+}
+
+// read is the single reader of the engine's output. It stamps each line as
+// it comes off the pipe, so that a move's time (go to bestmove) does not
+// include the wait in the channel or the parsing of the info lines before
+// it. After Close it keeps draining (discarding) so that the engine never
+// blocks on a full pipe while it is being shut down.
+func (c *Client) read(r io.Reader) {
+	defer close(c.readerDone)
+	defer close(c.lines)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), maxLineLen)
+	for sc.Scan() {
+		l := outLine{strings.TrimRight(sc.Text(), "\r"), time.Now()}
+		c.logLine(l.at, "<", l.text)
+		select {
+		case c.lines <- l:
+		case <-c.closing:
+		}
+	}
+	c.readErr = sc.Err()
+}
+
+// logLine writes one line of UCI traffic to cfg.Log: the time, the
+// direction (> to the engine, < from it) and the line. Write errors are
+// ignored: the log is a debugging aid and must not fail a game.
+func (c *Client) logLine(at time.Time, dir, text string) {
+	if c.cfg.Log == nil {
+		return
+	}
+	c.logMu.Lock()
+	defer c.logMu.Unlock()
+	fmt.Fprintf(c.cfg.Log, "%s %s %s\n", at.Format("15:04:05.000000"), dir, text)
+}
+
+// send writes one command line to the engine.
+func (c *Client) send(cmd string) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	// An engine that stops reading its input must not block us forever once
+	// the pipe buffer is full.
+	if f, ok := c.w.(*os.File); ok {
+		_ = f.SetWriteDeadline(time.Now().Add(c.cfg.StartTimeout))
+	}
+	c.logLine(time.Now(), ">", cmd)
+	if _, err := io.WriteString(c.w, cmd+"\n"); err != nil {
+		if c.Exited() {
+			return failed(ErrExited, "engine %s has exited (%s)", c.command, c.status())
+		}
+		return fmt.Errorf("engine %s: sending %q: %w", c.command, cmd, err)
+	}
+	return nil
+}
+
+// await reads lines, passing each to handle until it returns true, for at
+// most timeout. after names the command that was sent, for errors.
+func (c *Client) await(ctx context.Context, after, want string, timeout time.Duration, handle func(line string) bool) error {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		select {
+		case line, ok := <-c.lines:
+			if !ok {
+				return c.exitError(fmt.Sprintf("while waiting for %q after %q", want, after))
+			}
+			if handle(line.text) {
+				return nil
+			}
+		case <-timer.C:
+			return fmt.Errorf("engine %s: no %q within %v after %q (is it a UCI engine? StartTimeout raises the limit)", c.command, want, timeout, after)
+		case <-ctx.Done():
+			return fmt.Errorf("engine %s: waiting for %q after %q: %w", c.command, want, after, ctx.Err())
+		}
+	}
+}
+
+// Kinds of engine failure, for callers that tell them apart with errors.Is
+// (the arena records a crash, or an engine that closed its output, as
+// abandoned, never as a loss on time).
+var (
+	// ErrExited: the engine process died (crashed or quit).
+	ErrExited = errors.New("engine exited")
+	// ErrClosedOutput: the engine closed its output but its process was
+	// still running (it was then killed).
+	ErrClosedOutput = errors.New("engine closed its output")
+)
+
+// failure is an error message of a kind (ErrExited, ErrClosedOutput).
+type failure struct {
+	kind error
+	msg  string
+}
+
+func (f *failure) Error() string { return f.msg }
+
+func (f *failure) Unwrap() error { return f.kind }
+
+func failed(kind error, format string, args ...any) error {
+	return &failure{kind: kind, msg: fmt.Sprintf(format, args...)}
+}
+
+// exitError describes an engine whose output ended, waiting briefly for the
+// process so the exit status can be reported.
+func (c *Client) exitError(when string) error {
+	if c.readErr != nil && !errors.Is(c.readErr, os.ErrClosed) {
+		c.kill()
+		return fmt.Errorf("engine %s: reading its output %s: %w", c.command, when, c.readErr)
+	}
+	select {
+	case <-c.exited:
+	case <-time.After(exitWait):
+		c.kill()
+		return failed(ErrClosedOutput, "engine %s closed its output %s (process killed)", c.command, when)
+	}
+	return failed(ErrExited, "engine %s exited %s (%s)", c.command, when, c.status())
+}
+
+// tailBuffer keeps the end of the engine's stderr for error messages.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailMax = 512
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > tailMax {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailMax:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.Join(strings.Fields(string(t.buf)), " ")
+}
+
+// ignoreErrors keeps a failing Stderr writer from stopping the copy of the
+// engine's stderr, which would leave the engine blocked on a full pipe.
+type ignoreErrors struct{ w io.Writer }
+
+func (e ignoreErrors) Write(p []byte) (int, error) {
+	_, _ = e.w.Write(p)
+	return len(p), nil
+}

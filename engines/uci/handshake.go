@@ -1,0 +1,113 @@
+package uci
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+func (c *Client) handshake(ctx context.Context) error {
+	if err := c.send("uci"); err != nil {
+		return err
+	}
+	err := c.await(ctx, "uci", "uciok", c.cfg.StartTimeout, func(line string) bool {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0:
+		case f[0] == "uciok":
+			return true
+		case f[0] == "id" && len(f) > 2 && f[1] == "name":
+			c.name = strings.Join(f[2:], " ")
+		case f[0] == "option":
+			if o, ok := parseOption(f[1:]); ok {
+				c.options = append(c.options, o)
+			}
+		}
+		return false
+	})
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(c.cfg.Options))
+	for n := range c.cfg.Options {
+		names = append(names, n)
+	}
+	sort.Strings(names) // deterministic order, e.g. Threads before Hash is not implied by a map
+	for _, n := range names {
+		cmd, err := c.setOptionCommand(n, c.cfg.Options[n])
+		if err != nil {
+			return err
+		}
+		if err := c.send(cmd); err != nil {
+			return err
+		}
+	}
+	return c.sync(ctx, "uci")
+}
+
+// setOptionCommand validates a value against the engine's announced option.
+func (c *Client) setOptionCommand(name, value string) (string, error) {
+	for _, o := range c.options {
+		if !strings.EqualFold(o.Name, name) {
+			continue
+		}
+		if o.Type == button {
+			return "setoption name " + o.Name, nil
+		}
+		norm, err := o.Check(value)
+		if err != nil {
+			return "", fmt.Errorf("engine %s: %w", c.command, err)
+		}
+		return "setoption name " + o.Name + " value " + norm, nil
+	}
+	valid := make([]string, len(c.options))
+	for i, o := range c.options {
+		valid[i] = o.Name
+	}
+	return "", fmt.Errorf("engine %s: unknown option %q (engine options: %s)", c.command, name, strings.Join(valid, ", "))
+}
+
+// HasOption reports whether the engine announced an option of that name
+// (case-insensitive).
+func (c *Client) HasOption(name string) bool {
+	for _, o := range c.options {
+		if strings.EqualFold(o.Name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// SetOption sets one of the engine's options between searches, validated
+// as ClientConfig.Options are, and waits for the engine to be ready.
+func (c *Client) SetOption(ctx context.Context, name, value string) error {
+	cmd, err := c.setOptionCommand(name, value)
+	if err != nil {
+		return err
+	}
+	if err := c.send(cmd); err != nil {
+		return err
+	}
+	return c.sync(ctx, "setoption")
+}
+
+// sync sends isready and waits for readyok.
+func (c *Client) sync(ctx context.Context, after string) error {
+	if err := c.send("isready"); err != nil {
+		return err
+	}
+	return c.await(ctx, after+"/isready", "readyok", c.cfg.StartTimeout, func(line string) bool {
+		return strings.TrimSpace(line) == "readyok"
+	})
+}
+
+// NewGame sends ucinewgame and waits for the engine to be ready. A failure
+// is returned by the next Search, as the Engine interface has no error here.
+func (c *Client) NewGame() {
+	if err := c.send("ucinewgame"); err != nil {
+		c.newGameErr = err
+		return
+	}
+	c.newGameErr = c.sync(context.Background(), "ucinewgame")
+}

@@ -1,0 +1,163 @@
+package uci
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"arena/engines"
+)
+
+// Search runs one search: "position" and "go" with every limit set, info
+// lines streamed to info (main line only), until bestmove. Result.Time is
+// the wall time from go to bestmove. On ctx cancellation the client sends
+// "stop" and returns the engine's bestmove; if none comes within StopGrace
+// the engine is killed and an error returned.
+func (c *Client) Search(ctx context.Context, pos engines.Position, lim engines.Limits, info engines.InfoFunc) (engines.Result, error) {
+	if err := c.newGameErr; err != nil {
+		c.newGameErr = nil
+		return engines.Result{}, err
+	}
+	select {
+	case <-c.closing:
+		return engines.Result{}, fmt.Errorf("engine %s: search after Close", c.command)
+	default:
+	}
+	if c.Exited() {
+		return engines.Result{}, failed(ErrExited, "engine %s has exited (%s)", c.command, c.status())
+	}
+	if err := c.send(positionCommand(pos)); err != nil {
+		return engines.Result{}, err
+	}
+	goCmd := goCommand(lim)
+	if err := c.send(goCmd); err != nil {
+		return engines.Result{}, err
+	}
+	start := time.Now()
+
+	var watchdog <-chan time.Time
+	if budget, ok := timeBudget(pos, lim); ok {
+		t := time.NewTimer(budget + c.cfg.SearchMargin)
+		defer t.Stop()
+		watchdog = t.C
+	}
+	var grace, drain <-chan time.Time
+	ctxDone, exited := ctx.Done(), c.exited
+	stop := func() {
+		// A failed write means the engine is dying; its exit is reported
+		// through lines/exited, and the grace timer bounds the wait anyway.
+		_ = c.send("stop")
+		grace = time.After(c.cfg.StopGrace)
+	}
+	s := searchState{c: c, info: info, start: start}
+	for {
+		select {
+		case line, ok := <-c.lines:
+			if !ok {
+				return engines.Result{}, c.exitError("during search (" + goCmd + ")")
+			}
+			if done, err := s.line(line); done {
+				return s.res, err
+			}
+		case <-ctxDone:
+			ctxDone, watchdog = nil, nil
+			if grace == nil {
+				stop()
+			}
+		case <-watchdog:
+			watchdog = nil
+			if grace == nil {
+				stop()
+			}
+		case <-grace:
+			c.kill()
+			return engines.Result{}, fmt.Errorf("engine %s did not answer \"stop\" with bestmove within %v; process killed", c.command, c.cfg.StopGrace)
+		case <-exited:
+			// Give output written just before the exit (maybe the bestmove)
+			// a moment to arrive through lines.
+			exited = nil
+			drain = time.After(100 * time.Millisecond)
+		case <-drain:
+			return engines.Result{}, failed(ErrExited, "engine %s exited during search (%s) (%s)", c.command, goCmd, c.status())
+		}
+	}
+}
+
+// searchState is what a search has read so far.
+type searchState struct {
+	c     *Client
+	info  engines.InfoFunc
+	start time.Time // when go was sent
+	res   engines.Result
+	exact bool // res.Score comes from an exact (not bound) score
+	// refusal is the engine's last "info string error..." of this search: a
+	// bestmove without a move after it is a failure (the built-in server
+	// refuses a rejected position so), not a position without moves.
+	refusal string
+}
+
+// line takes one line of the engine's output; done is true at bestmove,
+// with the error that a bestmove without a move after a refusal is.
+func (s *searchState) line(line outLine) (done bool, err error) {
+	f := strings.Fields(line.text)
+	if len(f) == 0 {
+		return false, nil
+	}
+	switch f[0] {
+	case "info":
+		s.infoLine(f[1:])
+	case "bestmove":
+		s.res.Time = line.at.Sub(s.start)
+		if len(f) > 1 && f[1] != "(none)" && f[1] != "0000" {
+			s.res.Move = f[1]
+		}
+		if len(f) > 3 && f[2] == "ponder" {
+			s.res.Ponder = f[3]
+		}
+		if s.res.Move == "" && s.refusal != "" {
+			return true, fmt.Errorf("engine %s gave no move: %s", s.c.command, s.refusal)
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// infoLine takes the fields of an "info" line after the word "info".
+func (s *searchState) infoLine(fields []string) {
+	c := s.c
+	l := parseInfo(fields)
+	if l.dropped > 0 && c.infoDropped == 0 {
+		c.firstDropped = l.firstDropped
+	}
+	c.infoDropped += l.dropped
+	if isErrorString(l.info.String) {
+		s.refusal = l.info.String
+	}
+	if l.info.String != "" {
+		if s.info != nil {
+			s.info(l.info)
+		}
+		return
+	}
+	if l.hasNodes {
+		s.res.Nodes = l.info.Nodes
+	}
+	if !l.mainLine() {
+		return
+	}
+	// An aspiration fail (bound) only replaces a deeper result when no
+	// exact score has been seen at its depth.
+	if l.hasScore && (!l.bound || !s.exact || l.info.Depth > s.res.Depth) {
+		s.res.Score, s.res.Depth, s.res.SelDepth = l.info.Score, l.info.Depth, l.info.SelDepth
+		if l.hasPV {
+			s.res.PV = l.info.PV
+		}
+		s.exact = !l.bound
+	}
+	// Progress-only lines ("info depth 20 currmove e2e4") carry no
+	// evaluation and would read as "score cp 0".
+	if s.info != nil && (l.hasScore || l.hasPV) {
+		s.info(l.info)
+	}
+}
