@@ -51,8 +51,9 @@ func (c *Client) logLine(at time.Time, dir, text string) {
 	fmt.Fprintf(c.cfg.Log, "%s %s %s\n", at.Format("15:04:05.000000"), dir, text)
 }
 
-// send writes one command line to the engine.
-func (c *Client) send(cmd string) error {
+// send writes command lines to the engine in one write: "position" and
+// "go" together wake the engine once, not twice, on every move.
+func (c *Client) send(cmds ...string) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	// An engine that stops reading its input must not block us forever once
@@ -60,12 +61,15 @@ func (c *Client) send(cmd string) error {
 	if f, ok := c.w.(*os.File); ok {
 		_ = f.SetWriteDeadline(time.Now().Add(c.cfg.StartTimeout))
 	}
-	c.logLine(time.Now(), ">", cmd)
-	if _, err := io.WriteString(c.w, cmd+"\n"); err != nil {
+	now := time.Now()
+	for _, cmd := range cmds {
+		c.logLine(now, ">", cmd)
+	}
+	if _, err := io.WriteString(c.w, strings.Join(cmds, "\n")+"\n"); err != nil {
 		if c.Exited() {
 			return failed(ErrExited, "engine %s has exited (%s)", c.command, c.status())
 		}
-		return fmt.Errorf("engine %s: sending %q: %w", c.command, cmd, err)
+		return fmt.Errorf("engine %s: sending %q: %w", c.command, strings.Join(cmds, "; "), err)
 	}
 	return nil
 }

@@ -34,16 +34,13 @@ func (c *Client) handshake(ctx context.Context) error {
 		names = append(names, n)
 	}
 	sort.Strings(names) // deterministic order, e.g. Threads before Hash is not implied by a map
-	for _, n := range names {
-		cmd, err := c.setOptionCommand(n, c.cfg.Options[n])
-		if err != nil {
-			return err
-		}
-		if err := c.send(cmd); err != nil {
+	cmds := make([]string, len(names))
+	for i, n := range names {
+		if cmds[i], err = c.setOptionCommand(n, c.cfg.Options[n]); err != nil {
 			return err
 		}
 	}
-	return c.sync(ctx, "uci")
+	return c.sync(ctx, "uci", cmds...)
 }
 
 // setOptionCommand validates a value against the engine's announced option.
@@ -86,15 +83,12 @@ func (c *Client) SetOption(ctx context.Context, name, value string) error {
 	if err != nil {
 		return err
 	}
-	if err := c.send(cmd); err != nil {
-		return err
-	}
-	return c.sync(ctx, "setoption")
+	return c.sync(ctx, "setoption", cmd)
 }
 
-// sync sends isready and waits for readyok.
-func (c *Client) sync(ctx context.Context, after string) error {
-	if err := c.send("isready"); err != nil {
+// sync sends cmds and isready (in one write) and waits for readyok.
+func (c *Client) sync(ctx context.Context, after string, cmds ...string) error {
+	if err := c.send(append(cmds, "isready")...); err != nil {
 		return err
 	}
 	return c.await(ctx, after+"/isready", "readyok", c.cfg.StartTimeout, func(line string) bool {
@@ -105,9 +99,5 @@ func (c *Client) sync(ctx context.Context, after string) error {
 // NewGame sends ucinewgame and waits for the engine to be ready. A failure
 // is returned by the next Search, as the Engine interface has no error here.
 func (c *Client) NewGame() {
-	if err := c.send("ucinewgame"); err != nil {
-		c.newGameErr = err
-		return
-	}
-	c.newGameErr = c.sync(context.Background(), "ucinewgame")
+	c.newGameErr = c.sync(context.Background(), "ucinewgame", "ucinewgame")
 }

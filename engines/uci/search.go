@@ -27,11 +27,8 @@ func (c *Client) Search(ctx context.Context, pos engines.Position, lim engines.L
 	if c.Exited() {
 		return engines.Result{}, failed(ErrExited, "engine %s has exited (%s)", c.command, c.status())
 	}
-	if err := c.send(positionCommand(pos)); err != nil {
-		return engines.Result{}, err
-	}
 	goCmd := goCommand(lim)
-	if err := c.send(goCmd); err != nil {
+	if err := c.send(positionCommand(pos), goCmd); err != nil {
 		return engines.Result{}, err
 	}
 	start := time.Now()
