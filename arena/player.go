@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -24,6 +25,7 @@ type player struct {
 	client *uci.Client
 	id     string   // the engine's UCI "id name", once started
 	log    *os.File // the process's UCI traffic log (with log:)
+	mem    *procMem // the process's /proc/PID/status; nil where there is none
 	// fresh: the process has played no game yet (restart: on replaces
 	// only a used one, not the one started before the first game).
 	fresh bool
@@ -78,6 +80,7 @@ func (p *player) start(ctx context.Context, arenaBinary string, margin time.Dura
 	}
 	p.client, p.fresh = c, true
 	p.id = c.Name()
+	p.mem = openProcMem(c.PID())
 	return nil
 }
 
@@ -87,6 +90,10 @@ func (p *player) stop() {
 		p.infoDropped, p.firstDropped = p.droppedSoFar()
 		p.client.Close()
 		p.client = nil
+	}
+	if p.mem != nil {
+		p.mem.f.Close()
+		p.mem = nil
 	}
 	if p.log != nil {
 		p.log.Close()
@@ -127,39 +134,70 @@ func (p *player) alive() bool { return p.client != nil && !p.client.Exited() }
 // modules (tklauser/go-sysconf) outside this module's pinned set. Where
 // /proc is missing (not Linux) both are 0.
 func (p *player) memory() (rss, peak uint64) {
-	if p.client == nil {
+	if p.mem == nil {
 		return 0, 0
 	}
-	st, err := procStatus(p.client.PID(), "VmRSS:", "VmHWM:")
+	rss, peak, err := p.mem.read()
 	if err != nil {
 		return 0, 0
 	}
-	return st[0], max(st[0], st[1])
+	return rss, max(rss, peak)
 }
 
-// procStatus reads the given kB fields of /proc/PID/status, in bytes.
-func procStatus(pid int, fields ...string) ([]uint64, error) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+// procMem reads a process's /proc/PID/status after every move. The file
+// stays open and is re-read from offset 0 into one buffer (the kernel
+// regenerates it on every read from the start): that costs two system
+// calls a move instead of twelve (open, the runtime's poller probes, fstat,
+// four reads, close) and no allocation.
+type procMem struct {
+	f   *os.File
+	buf []byte
+}
+
+// openProcMem opens pid's status file; nil where there is none.
+func openProcMem(pid int) *procMem {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
-		return nil, err
+		return nil
 	}
-	out := make([]uint64, len(fields))
-	for line := range strings.Lines(string(data)) {
-		for i, f := range fields {
-			if rest, ok := strings.CutPrefix(line, f); ok {
-				v := strings.Fields(rest)
-				if len(v) == 0 {
-					return nil, fmt.Errorf("/proc/%d/status: empty %s", pid, f)
-				}
-				kb, err := strconv.ParseUint(v[0], 10, 64)
-				if err != nil {
-					return nil, fmt.Errorf("/proc/%d/status: %s %q: %v", pid, f, v[0], err)
-				}
-				out[i] = kb * 1024
-			}
-		}
+	return &procMem{f: f, buf: make([]byte, 4096)}
+}
+
+// read returns VmRSS and VmHWM in bytes.
+func (m *procMem) read() (rss, peak uint64, err error) {
+	n, err := m.f.ReadAt(m.buf, 0)
+	for n == len(m.buf) { // the file outgrew the buffer: read it whole
+		m.buf = make([]byte, 2*len(m.buf))
+		n, err = m.f.ReadAt(m.buf, 0)
 	}
-	return out, nil
+	if n == 0 && err != nil {
+		return 0, 0, err
+	}
+	if rss, err = statusKB(m.buf[:n], "VmRSS:"); err != nil {
+		return 0, 0, err
+	}
+	if peak, err = statusKB(m.buf[:n], "VmHWM:"); err != nil {
+		return 0, 0, err
+	}
+	return rss, peak, nil
+}
+
+// statusKB returns the value of a "Field:   123 kB" line of a status
+// file in bytes.
+func statusKB(status []byte, field string) (uint64, error) {
+	i := bytes.Index(status, []byte("\n"+field))
+	if i < 0 {
+		return 0, fmt.Errorf("no %s in /proc status", field)
+	}
+	v := bytes.TrimLeft(status[i+1+len(field):], " \t")
+	kb, digits := uint64(0), 0
+	for ; digits < len(v) && v[digits] >= '0' && v[digits] <= '9'; digits++ {
+		kb = kb*10 + uint64(v[digits]-'0')
+	}
+	if digits == 0 || digits > 15 {
+		return 0, fmt.Errorf("/proc status: %s is not a number of kB", field)
+	}
+	return kb * 1024, nil
 }
 
 // newGame tells the engine a new game starts (UCI ucinewgame).
