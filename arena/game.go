@@ -36,6 +36,7 @@ type game struct {
 	fen     string // start FEN given to the engines
 	moves   []string
 	reps    map[string]int // occurrences of each position, for threefold repetition
+	key     string         // positionKey of pos
 	clock   [2]time.Duration
 	made    [2]int // moves made per side, for the time control's periods
 	adj     adjudicator
@@ -47,10 +48,9 @@ type game struct {
 // the game with a loss for it instead.
 func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply int)) (*record.GameRecord, error) {
 	g := &game{
-		cfg:  r.cfg,
-		eng:  [2]config.EngineConfig{r.cfg.Engines[spec.White], r.cfg.Engines[spec.Black]},
-		reps: map[string]int{},
-		adj:  adjudicator{rules: r.cfg.Adjudicate},
+		cfg: r.cfg,
+		eng: [2]config.EngineConfig{r.cfg.Engines[spec.White], r.cfg.Engines[spec.Black]},
+		adj: adjudicator{rules: r.cfg.Adjudicate},
 		rec: &record.GameRecord{
 			Game:  spec.Number,
 			White: r.cfg.Engines[spec.White].Name,
@@ -70,8 +70,7 @@ func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply in
 	if err != nil {
 		return nil, fmt.Errorf("game %d: start position %q: %w", spec.Number, g.fen, err)
 	}
-	g.pos = chess.NewGame(opt).Position()
-	g.reps[positionKey(g.pos)] = 1
+	g.begin(chess.NewGame(opt).Position())
 	for s := range 2 {
 		if tc := g.eng[s].Limits.TC; tc != nil {
 			g.clock[s] = tc.Base
@@ -106,6 +105,12 @@ func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply in
 	return g.rec, nil
 }
 
+// begin sets the start position.
+func (g *game) begin(pos *chess.Position) {
+	g.pos, g.key = pos, positionKey(pos)
+	g.reps = map[string]int{g.key: 1}
+}
+
 // over applies the game-end rules to the current position and records the
 // result when the game has ended. With game_end claim, draws that FIDE makes
 // claimable (threefold repetition, fifty moves) are claimed at once, as
@@ -126,7 +131,7 @@ func (g *game) over() bool {
 		g.finish(-1, record.TermNormal, "Draw by stalemate")
 	case insufficientMaterial(pos.Board()):
 		g.finish(-1, record.TermNormal, "Draw by insufficient mating material")
-	case g.reps[positionKey(pos)] >= g.repetitions():
+	case g.reps[g.key] >= g.repetitions():
 		g.finish(-1, record.TermNormal, fmt.Sprintf("Draw by %d-fold repetition", g.repetitions()))
 	case pos.HalfMoveClock() >= 2*g.moveRule():
 		g.finish(-1, record.TermNormal, fmt.Sprintf("Draw by %s moves rule", map[int]string{50: "fifty", 75: "seventy-five"}[g.moveRule()]))
@@ -173,8 +178,8 @@ func (g *game) moveRule() int {
 func insufficientMaterial(b *chess.Board) bool {
 	knights := 0
 	var bishopOn [2]bool // a bishop on a dark (0) or light (1) square
-	for sq, p := range b.SquareMap() {
-		switch p.Type() {
+	for sq := chess.A1; sq <= chess.H8; sq++ {
+		switch b.Piece(sq).Type() {
 		case chess.Pawn, chess.Rook, chess.Queen:
 			return false
 		case chess.Knight:
@@ -198,21 +203,53 @@ func insufficientMaterial(b *chess.Board) bool {
 // for repetitions: notnil/chess's Game re-reads its whole history on every
 // move, which costs milliseconds per move in a long game.
 func (g *game) play(uciMove string) (string, error) {
-	var move *chess.Move
-	for _, m := range g.pos.ValidMoves() {
-		if (chess.UCINotation{}).Encode(g.pos, m) == uciMove {
-			move = m
-			break
-		}
-	}
+	move := findMove(g.pos, uciMove)
 	if move == nil {
 		return "", fmt.Errorf("illegal move %s", uciMove)
 	}
 	san := chess.AlgebraicNotation{}.Encode(g.pos, move)
 	g.pos = g.pos.Update(move)
 	g.moves = append(g.moves, uciMove)
-	g.reps[positionKey(g.pos)]++
+	g.key = positionKey(g.pos)
+	g.reps[g.key]++
 	return san, nil
+}
+
+// findMove returns the legal move of pos that uciMove (lower case, as
+// notnil/chess's UCI notation writes it) names, or nil. It compares squares
+// rather than encoding every legal move as text, which allocated a string
+// per legal move on every ply.
+func findMove(pos *chess.Position, uciMove string) *chess.Move {
+	if len(uciMove) != 4 && len(uciMove) != 5 {
+		return nil
+	}
+	from, ok1 := parseSquare(uciMove[0:2])
+	to, ok2 := parseSquare(uciMove[2:4])
+	promo := chess.NoPieceType
+	if len(uciMove) == 5 {
+		promo = map[byte]chess.PieceType{'q': chess.Queen, 'r': chess.Rook, 'b': chess.Bishop, 'n': chess.Knight}[uciMove[4]]
+		if promo == chess.NoPieceType {
+			return nil
+		}
+	}
+	if !ok1 || !ok2 {
+		return nil
+	}
+	for _, m := range pos.ValidMoves() {
+		if m.S1() == from && m.S2() == to && m.Promo() == promo {
+			return m
+		}
+	}
+	return nil
+}
+
+// parseSquare parses a square in lower case ("e4").
+func parseSquare(s string) (chess.Square, bool) {
+	f, r := s[0], s[1]
+	if f < 'a' || f > 'h' || r < '1' || r > '8' {
+		return chess.NoSquare, false
+	}
+	return chess.Square(int(r-'1')*8 + int(f-'a')), true
 }
 
 // positionKey is the tracker's key: the one definition of "the same

@@ -99,8 +99,8 @@ func TestGameOver(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := &game{cfg: &config.Config{MaxMoves: maxMoves, GameEnd: gameEnd}, pos: chess.NewGame(opt).Position(), reps: map[string]int{}, rec: &record.GameRecord{}}
-		g.reps[positionKey(g.pos)] = 1
+		g := &game{cfg: &config.Config{MaxMoves: maxMoves, GameEnd: gameEnd}, rec: &record.GameRecord{}}
+		g.begin(chess.NewGame(opt).Position())
 		return g
 	}
 	tests := []struct {
@@ -192,13 +192,26 @@ func TestPlaySANAndLegality(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := &game{pos: chess.NewGame(opt).Position(), reps: map[string]int{}}
+		g := &game{}
+		g.begin(chess.NewGame(opt).Position())
 		san, err := g.play(tt.move)
 		if err != nil || san != tt.san {
 			t.Errorf("%s in %s: SAN %q, %v; want %q", tt.move, tt.fen, san, err, tt.san)
 		}
 		if _, err := g.play(tt.move); err == nil {
 			t.Errorf("%s played twice in a row was accepted", tt.move)
+		}
+	}
+	// Only the exact lower-case UCI text of a legal move is accepted.
+	opt, err := chess.FEN("8/4P3/8/8/8/8/k7/4K3 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"e7e8", "e7e8Q", "e7e8k", "e7e8qq", "E7e8q", "e7e9q", "i7e8q", "e1e1", "", "e7"} {
+		g := &game{}
+		g.begin(chess.NewGame(opt).Position())
+		if san, err := g.play(bad); err == nil {
+			t.Errorf("%q accepted as %s", bad, san)
 		}
 	}
 }
