@@ -132,15 +132,41 @@ func newMatch(ctx context.Context, cfg *config.Config, opt Options) (_ *match, e
 		}
 		m.workers = append(m.workers, r)
 	}
-	for _, r := range m.workers {
-		for _, p := range r.players {
-			if err := p.start(ctx, r.binary, engineMargin(p.cfg, cfg.TimeMargin)); err != nil {
-				return nil, err
-			}
-			m.ids[p.cfg.Name] = p.id
-		}
+	if err := m.startEngines(ctx); err != nil {
+		return nil, err
 	}
 	return m, nil
+}
+
+// startEngines starts every worker's engines, as many at once as the
+// machine has cores: a start is a process start-up, a handshake and the
+// engine's allocations (64 MB cleared for the heuristic engine's strong
+// preset), tenths of a second each that would otherwise add up before the
+// first game, twice as many at concurrency 2. The first failure in
+// worker and engine order is returned.
+func (m *match) startEngines(ctx context.Context) error {
+	var all []*player
+	for _, r := range m.workers {
+		all = append(all, r.players...)
+	}
+	errs := make([]error, len(all))
+	slots := make(chan struct{}, max(runtime.NumCPU(), 1))
+	var wg sync.WaitGroup
+	for i, p := range all {
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			errs[i] = p.start(ctx, m.opt.Binary, engineMargin(p.cfg, m.cfg.TimeMargin))
+		})
+	}
+	wg.Wait()
+	for i, p := range all {
+		if errs[i] != nil {
+			return errs[i]
+		}
+		m.ids[p.cfg.Name] = p.id
+	}
+	return nil
 }
 
 // coreWarning warns when the games and the judge need more cores than the
@@ -313,8 +339,17 @@ type gameResult struct {
 func (m *match) play(ctx context.Context) (*record.Summary, error) {
 	gctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	jobs := make(chan gameSpec)
-	results := make(chan gameResult, m.n)
+	// A worker takes its next game from the queue the moment it finishes
+	// one, instead of waiting while this goroutine writes the finished game
+	// (fsyncs, a summary). Live progress (one game at a time on a terminal)
+	// reads the summary from the worker, so there the hand-off stays
+	// synchronous.
+	queue := m.n
+	if m.n == 1 && m.opt.Terminal {
+		queue = 0
+	}
+	jobs := make(chan gameSpec, queue)
+	results := make(chan gameResult, 2*m.n)
 	var wg sync.WaitGroup
 	for _, r := range m.workers {
 		wg.Add(1)
@@ -409,6 +444,10 @@ func (m *match) finished(res gameResult) error {
 // after it ends.
 func (m *match) work(ctx context.Context, r *runner, jobs <-chan gameSpec, results chan<- gameResult) {
 	for spec := range jobs {
+		if ctx.Err() != nil { // queued before the run stopped
+			results <- gameResult{spec: spec, err: ctx.Err()}
+			continue
+		}
 		m.seedPlayers(ctx, r, spec)
 		var onMove func(int)
 		if m.n == 1 && m.opt.Terminal {
