@@ -25,15 +25,29 @@ type ttEntry struct {
 	score int32
 	depth int16
 	flag  ttFlag
+	gen   uint8 // the table's generation when stored; an older entry is empty
 }
 
 // transTable is a fixed-size, always-replace hash table of search results,
 // indexed by the low bits of the position's Zobrist key. The thesis keys a
 // Python dict by FEN; a Zobrist-indexed table is the same cache without
 // allocating a string per node (at the price of rare, harmless overwrites).
+//
+// Clearing is a new generation (gen), not a pass over the table: with
+// hash=0 the table is cleared before every move, and writing 16 MB of
+// zeros cost about as much as a 20,000-node search's move generation. A
+// generation is one byte that fits in the entry's padding (the entry
+// stays 24 bytes, so the table has as many slots as before and every
+// search is the same); every 256th clear wipes the table for real. The
+// first clear of a new table (ucinewgame, answered at isready before the
+// clock starts) writes it whole all the same: that makes the kernel
+// supply every page of it there, not one page fault at a time inside the
+// first moves' searches, where a time-limited search would lose the time.
 type transTable struct {
 	entries []ttEntry
 	mask    uint64
+	gen     uint8
+	faulted bool // the entries have been written whole once
 }
 
 // thesisTTMB is the table size used with hash=0 (the thesis behaviour,
@@ -55,14 +69,22 @@ func (t *transTable) resize(mb int) {
 	}
 	t.entries = make([]ttEntry, size)
 	t.mask = size - 1
+	t.faulted = false
 }
 
-func (t *transTable) clear() { clear(t.entries) }
+// clear forgets every entry.
+func (t *transTable) clear() {
+	t.gen++
+	if t.gen == 0 || !t.faulted {
+		clear(t.entries)
+		t.faulted = true
+	}
+}
 
 // probe returns the entry stored for key, if any.
 func (t *transTable) probe(key uint64) (ttEntry, bool) {
 	e := t.entries[key&t.mask]
-	return e, e.flag != ttEmpty && e.key == key
+	return e, e.flag != ttEmpty && e.gen == t.gen && e.key == key
 }
 
 // store records a search result for key, replacing whatever is in the slot.
@@ -70,10 +92,10 @@ func (t *transTable) probe(key uint64) (ttEntry, bool) {
 // so a fail-low result does not erase a useful hash move.
 func (t *transTable) store(key uint64, move board.Move, score int32, depth int, flag ttFlag) {
 	e := &t.entries[key&t.mask]
-	if move == board.NullMove && e.key == key {
+	if move == board.NullMove && e.key == key && e.gen == t.gen {
 		move = e.move
 	}
-	*e = ttEntry{key: key, move: move, score: score, depth: int16(depth), flag: flag}
+	*e = ttEntry{key: key, move: move, score: score, depth: int16(depth), flag: flag, gen: t.gen}
 }
 
 // scoreToTT converts a mate score from "mate at this distance from the root"
