@@ -13,7 +13,9 @@ import (
 // recording), engine-ms/move the part from "go" to "bestmove" (pipe round
 // trip and the fake's own work), overhead-ms/move the rest, which is the
 // arena's own work, and run-ms/move the whole run per ply (engine start-up,
-// per-game fsyncs and summaries included).
+// per-game fsyncs and summaries included). arena-cpu-ms/move is the CPU
+// time (user and system) of the arena itself per ply, which unlike the wall
+// times hardly depends on what else the machine runs.
 func BenchmarkArenaOverheadPerMove(b *testing.B) {
 	cfg := writeConfig(b, fmt.Sprintf(`
 games: 2
@@ -27,6 +29,7 @@ engines:
 	var plies int
 	var engine, total float64
 	var run time.Duration
+	cpu0 := processCPU()
 	b.ResetTimer()
 	for i := range b.N {
 		dir := filepath.Join(b.TempDir(), fmt.Sprint(i))
@@ -45,6 +48,7 @@ engines:
 		}
 	}
 	b.StopTimer()
+	cpu := processCPU() - cpu0
 	if plies == 0 {
 		b.Fatal("no moves played")
 	}
@@ -52,4 +56,5 @@ engines:
 	b.ReportMetric(1000*engine/float64(plies), "engine-ms/move")
 	b.ReportMetric(1000*(total-engine)/float64(plies), "overhead-ms/move")
 	b.ReportMetric(float64(run.Milliseconds())/float64(plies), "run-ms/move")
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(plies), "arena-cpu-ms/move")
 }
