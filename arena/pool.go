@@ -179,12 +179,17 @@ func coreWarning(n, judge, cores int) []string {
 		n, judge, n+judge, cores)}
 }
 
+// close ends every engine process, all at once: each waits for its
+// process to exit after quit, and at concurrency N there are N times as
+// many.
 func (m *match) close() {
+	var wg sync.WaitGroup
 	for _, r := range m.workers {
 		for _, p := range r.players {
-			p.stop()
+			wg.Go(p.stop)
 		}
 	}
+	wg.Wait()
 	if m.judge != nil {
 		m.judge.Close()
 	}
