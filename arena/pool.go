@@ -344,13 +344,15 @@ type gameResult struct {
 func (m *match) play(ctx context.Context) (*record.Summary, error) {
 	gctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// A worker takes its next game from the queue the moment it finishes
-	// one, instead of waiting while this goroutine writes the finished game
-	// (fsyncs, a summary). Live progress (one game at a time on a terminal)
-	// reads the summary from the worker, so there the hand-off stays
-	// synchronous.
+	// With several workers, a worker takes its next game from a queue the
+	// moment it finishes one, instead of waiting while this goroutine
+	// writes the finished game (three fsyncs, often a summary). One worker
+	// gets its next game only once the last one is written: a game then
+	// never starts after an interruption or a decision that the previous
+	// game's outputs already show, and live progress, which reads the
+	// summary from the worker, needs that hand-off.
 	queue := m.n
-	if m.n == 1 && m.opt.Terminal {
+	if m.n == 1 {
 		queue = 0
 	}
 	jobs := make(chan gameSpec, queue)
