@@ -68,6 +68,7 @@ func (t *transTable) resize(mb int) {
 		return
 	}
 	t.entries = make([]ttEntry, size)
+	adviseHugePages(t.entries)
 	t.mask = size - 1
 	t.faulted = false
 }
