@@ -113,6 +113,11 @@ func (s *Server) println(line string) {
 	defer s.omu.Unlock()
 	s.held = append(append(s.held, line...), '\n')
 	s.writeHeld()
+	if s.armed {
+		// Nothing is left for the timer: it would only wake the process.
+		s.flusher.Stop()
+		s.armed = false
+	}
 }
 
 // printInfo holds an info line back for at most infoDelay.

@@ -448,3 +448,53 @@ func TestClientAgainstServer(t *testing.T) {
 		t.Fatalf("Serve: %v", err)
 	}
 }
+
+// writeLog records each write the server makes.
+type writeLog struct {
+	mu     sync.Mutex
+	writes []string
+}
+
+func (w *writeLog) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.writes = append(w.writes, string(p))
+	return len(p), nil
+}
+
+func (w *writeLog) all() (string, int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return strings.Join(w.writes, ""), len(w.writes)
+}
+
+// Info lines are held back and go out with the next line, in order; held
+// lines with nothing after them go out within infoDelay.
+func TestServerHoldsInfoLines(t *testing.T) {
+	out := &writeLog{}
+	s, err := NewServer(testSpec, nil, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.printInfo("info depth 1")
+	s.printInfo("info depth 2")
+	if text, n := out.all(); n != 0 && !strings.HasPrefix("info depth 1\ninfo depth 2\n", text) {
+		t.Fatalf("before the next line: %d writes %q", n, text)
+	}
+	s.println("bestmove e2e4")
+	if text, _ := out.all(); text != "info depth 1\ninfo depth 2\nbestmove e2e4\n" {
+		t.Fatalf("after bestmove: %q", text)
+	}
+	s.printInfo("info depth 3")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		text, _ := out.all()
+		if strings.HasSuffix(text, "bestmove e2e4\ninfo depth 3\n") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a held line with nothing after it was not written: %q", text)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
