@@ -70,6 +70,6 @@ func BenchmarkEvaluate(b *testing.B) {
 	e := newEngine(b, nil)
 	search(b, e, kiwipete, engines.Limits{Depth: 1})
 	for b.Loop() {
-		e.s.eval.evaluate(e.s.pos)
+		e.s.eval.Evaluate(e.s.pos)
 	}
 }

@@ -2,6 +2,19 @@ package heuristic
 
 import "arena/engines/board"
 
+// Evaluator is the static evaluation the search stands on: the value of p
+// in centipawns from the side to move's point of view. The engine's own is
+// PeSTO (evalTables); engines/giraffe plugs in a learned one through
+// NewWithEvaluator. Values must stay well inside +-MaxEval, so that they
+// never read as mate scores, and must depend on the position only: the
+// transposition table stores results computed from them.
+type Evaluator interface {
+	Evaluate(p *board.Position) int32
+}
+
+// MaxEval bounds a static evaluation: every score beyond it is a mate.
+const MaxEval = mateBound - 1
+
 // pstMode selects how the piece-square tables are indexed.
 type pstMode int
 
@@ -43,11 +56,11 @@ func newEvalTables(mode pstMode) *evalTables {
 	return t
 }
 
-// evaluate returns the tapered PeSTO evaluation in centipawns from the side
+// Evaluate returns the tapered PeSTO evaluation in centipawns from the side
 // to move's point of view: (mg*phase + eg*(24-phase))/24 with the phase
 // capped at 24. The thesis divides in floating point; integer division
 // (truncating toward zero, so still colour-symmetric) is used here.
-func (t *evalTables) evaluate(p *board.Position) int32 {
+func (t *evalTables) Evaluate(p *board.Position) int32 {
 	var mg, eg, phase int32
 	occ := p.Occupancy(board.White) | p.Occupancy(board.Black)
 	for occ != 0 {

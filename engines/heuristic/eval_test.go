@@ -63,7 +63,7 @@ func evalFEN(t *testing.T, tables *evalTables, fen string) int32 {
 	if err != nil {
 		t.Fatalf("parse %s: %v", fen, err)
 	}
-	return tables.evaluate(p)
+	return tables.Evaluate(p)
 }
 
 func TestEvalSymmetry(t *testing.T) {

@@ -121,6 +121,24 @@ var options = []engines.Option{
 		Help: "correct: a repetition inside the search, threefold with the game, fifty moves and insufficient material are draws; thesis: python-chess's is_game_over(): stalemate, insufficient material, 75 moves, fivefold"},
 }
 
+// SearchOptions returns the options that configure the search whatever the
+// evaluation (all but pst), and the presets that set only those (strong),
+// for engines built with NewWithEvaluator.
+func SearchOptions() ([]engines.Option, []engines.Preset) {
+	var opts []engines.Option
+	for _, o := range options {
+		if o.Name != optPST {
+			opts = append(opts, o)
+		}
+	}
+	for _, p := range presets {
+		if p.Name == "strong" {
+			return opts, []engines.Preset{p}
+		}
+	}
+	return opts, nil
+}
+
 // presets are the layers under the user's options.
 var presets = []engines.Preset{
 	{Name: "strong", Help: "every seed-002 technique on, a 64 MB table kept between moves, no depth cap", Values: map[string]string{
@@ -221,18 +239,31 @@ func (c config) techniques() []string {
 
 // Engine is the heuristic engine. It is not safe for concurrent searches.
 type Engine struct {
-	cfg config
-	s   *searcher
+	name string
+	cfg  config
+	s    *searcher
 }
 
 // New builds an engine from options resolved by engines.Spec.Resolve
 // (engines.New resolves a partial set); an option out of range is an error.
 func New(opts engines.Options) (*Engine, error) {
+	return NewWithEvaluator(Name, opts, nil)
+}
+
+// NewWithEvaluator is New with another static evaluation in place of
+// PeSTO (nil: PeSTO), for engines that reuse this search (engines/giraffe);
+// name is the engine's name in errors and in Name. opts are this engine's
+// options (SearchOptions lists those that apply to any evaluation; an
+// option left out has its default).
+func NewWithEvaluator(name string, opts engines.Options, eval Evaluator) (*Engine, error) {
 	if d := opts.Int(optMaxDepth); d < 1 || d > maxDepth {
-		return nil, fmt.Errorf("heuristic: option %s=%q out of range (expected 1..%d; resolve options with engines.New)", optMaxDepth, opts[optMaxDepth], maxDepth)
+		return nil, fmt.Errorf("%s: option %s=%q out of range (expected 1..%d; resolve options with engines.New)", name, optMaxDepth, opts[optMaxDepth], maxDepth)
 	}
 	cfg := newConfig(opts)
-	e := &Engine{cfg: cfg, s: newSearcher(&cfg)}
+	if eval == nil {
+		eval = newEvalTables(cfg.pst)
+	}
+	e := &Engine{name: name, cfg: cfg, s: newSearcher(&cfg, eval)}
 	e.s.tt.resize(cfg.hashMB)
 	return e, nil
 }
@@ -241,9 +272,9 @@ func New(opts engines.Options) (*Engine, error) {
 func (e *Engine) Name() string {
 	on := e.cfg.techniques()
 	if len(on) == 0 {
-		return "heuristic"
+		return e.name
 	}
-	return "heuristic (" + strings.Join(on, ",") + ")"
+	return e.name + " (" + strings.Join(on, ",") + ")"
 }
 
 // NewGame forgets everything learned in the previous game.
@@ -263,10 +294,10 @@ func (e *Engine) Close() error {
 func (e *Engine) Search(ctx context.Context, pos engines.Position, lim engines.Limits, info engines.InfoFunc) (engines.Result, error) {
 	start := time.Now()
 	if e.s.tt.entries == nil {
-		return engines.Result{}, fmt.Errorf("heuristic: search after Close")
+		return engines.Result{}, fmt.Errorf("%s: search after Close", e.name)
 	}
 	if err := e.s.setPosition(pos); err != nil {
-		return engines.Result{}, fmt.Errorf("heuristic: %w", err)
+		return engines.Result{}, fmt.Errorf("%s: %w", e.name, err)
 	}
 	return e.s.run(ctx, start, lim, info), nil
 }
