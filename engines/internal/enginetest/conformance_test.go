@@ -7,6 +7,7 @@ import (
 	"arena/engines/internal/enginetest"
 
 	// The built-in engines register themselves.
+	_ "arena/engines/giraffe"
 	_ "arena/engines/heuristic"
 	_ "arena/engines/mcts"
 	_ "arena/engines/neural"
@@ -36,8 +37,8 @@ func subject(t *testing.T, name string) enginetest.Subject {
 // TestConformance runs the suite against every built-in engine.
 func TestConformance(t *testing.T) {
 	names := engines.Names()
-	if len(names) < 5 {
-		t.Fatalf("registered engines %v: want at least heuristic, nn, mcts, supervised and random", names)
+	if len(names) < 6 {
+		t.Fatalf("registered engines %v: want at least heuristic, nn, mcts, supervised, random and giraffe", names)
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) { enginetest.Conformance(t, subject(t, name)) })
@@ -48,7 +49,7 @@ func TestConformance(t *testing.T) {
 // built-in engines served as "arena uci NAME" does: the client and the
 // server together must keep the contract.
 func TestConformanceOverUCI(t *testing.T) {
-	for _, name := range []string{"heuristic", "mcts", "supervised"} {
+	for _, name := range []string{"heuristic", "mcts", "supervised", "giraffe"} {
 		s := subject(t, name)
 		s.Name = "uci " + name
 		s.New = func(t *testing.T, opts map[string]string) engines.Engine {

@@ -7,12 +7,14 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
 	"arena/engines"
 	"arena/engines/board"
 	"arena/engines/nn"
+	"arena/engines/nn/nets"
 	"arena/engines/uci"
 )
 
@@ -43,12 +45,13 @@ func SafetensorsModel(t testing.TB) string {
 }
 
 // Options is opts plus the fixture model when the registered engine name
-// takes a model and opts sets none.
+// takes a ValueNet model (its default is a shipped ValueNet) and opts sets
+// none. Engines with another kind of net (giraffe) keep their shipped net.
 func Options(t testing.TB, name string, opts map[string]string) map[string]string {
 	t.Helper()
 	values := map[string]string{}
 	if spec, err := engines.Lookup(name); err == nil {
-		if _, ok := spec.Option("model"); ok {
+		if o, ok := spec.Option("model"); ok && slices.Contains(nets.Names(), strings.TrimPrefix(o.Default, nets.Prefix)) {
 			values["model"] = Model(t)
 		}
 	}

@@ -1,0 +1,152 @@
+package giraffe
+
+import (
+	"context"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"arena/arena/datagen"
+	"arena/engines"
+	"arena/engines/board"
+	"arena/engines/nn/mlp"
+	"arena/engines/nn/nets"
+)
+
+func shippedEvaluator(t *testing.T) *evaluator {
+	t.Helper()
+	net, err := LoadNet("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newEvaluator(net)
+}
+
+// TestShippedNetKnowsMaterial: the shipped net, trained on Stockfish's
+// scores, sees a queen more as a large advantage for either side, from the
+// side to move's point of view.
+func TestShippedNetKnowsMaterial(t *testing.T) {
+	e := shippedEvaluator(t)
+	for _, c := range []struct {
+		fen  string
+		sign int32 // of the side to move's score
+	}{
+		{"3qk3/8/8/8/8/8/8/4K3 w - - 0 1", -1},
+		{"3qk3/8/8/8/8/8/8/4K3 b - - 0 1", 1},
+		{"4k3/8/8/8/8/8/8/3QK3 w - - 0 1", 1},
+		{"4k3/8/8/8/8/8/8/3QK3 b - - 0 1", -1},
+	} {
+		p, err := board.ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := e.Evaluate(p); v*c.sign < 300 {
+			t.Errorf("%s: %d cp for the side to move, expected at least 300 cp with sign %d", c.fen, v, c.sign)
+		}
+	}
+}
+
+// TestEvaluatorCache: a cached value is the net's value, and the side to
+// move only flips the sign of White's value.
+func TestEvaluatorCache(t *testing.T) {
+	e := shippedEvaluator(t)
+	fresh := shippedEvaluator(t)
+	for _, fen := range []string{board.StartFEN, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"} {
+		p, _ := board.ParseFEN(fen)
+		first := e.Evaluate(p)
+		if again := e.Evaluate(p); again != first || e.evals != 1 {
+			t.Errorf("%s: %d then %d after %d net evaluations, expected one evaluation and the same value", fen, first, again, e.evals)
+		}
+		if v := fresh.Evaluate(p); v != first {
+			t.Errorf("%s: cached %d, another evaluator %d", fen, first, v)
+		}
+		e.evals = 0
+	}
+	// The same placement with the other side to move: the net's input
+	// differs in the side-to-move feature, so only the sign convention is
+	// checked: White's value is what a White-to-move evaluation returns.
+	p, _ := board.ParseFEN("4k3/8/8/8/8/8/8/3QK3 b - - 0 1")
+	e.ev.Forward(e.x.Features(p, e.in), e.out[:])
+	if white, v := e.out[0], e.Evaluate(p); (white > 0) == (v > 0) {
+		t.Errorf("Black to move: net value %v for White, evaluation %d for Black, expected opposite signs", white, v)
+	}
+}
+
+func TestLoadNetErrors(t *testing.T) {
+	if _, err := LoadNet(nets.Prefix + "selfplay"); err == nil || !strings.Contains(err.Error(), "builtin:giraffe") {
+		t.Errorf("a ValueNet name: error %v, expected one naming builtin:giraffe", err)
+	}
+	other := Arch
+	other.Name = "giraffe-0"
+	m, err := mlp.New(other, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "other.safetensors")
+	if err := m.Save(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadNet(path); err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "giraffe-1") {
+		t.Errorf("another architecture: error %v, expected one naming the path and giraffe-1", err)
+	}
+	if _, err := engines.New(Name, map[string]string{optModel: filepath.Join(t.TempDir(), "none.safetensors")}); err == nil {
+		t.Error("a missing model file: no error")
+	}
+}
+
+func heldout(t *testing.T) []datagen.Record {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	recs, err := datagen.ReadFile(filepath.Join(filepath.Dir(file), "..", "nn", "nets", "testdata", "heldout.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// TestTrainLearns trains a fresh net on Stockfish-labelled positions for a
+// few epochs: the validation loss of the best epoch must fall well below
+// the untrained net's and the training must be reproducible.
+func TestTrainLearns(t *testing.T) {
+	recs := heldout(t)
+	cfg := TrainConfig{Records: recs, Epochs: 1, Batch: 32, LR: 1e-3, ValFraction: 0.2, Seed: 5, Workers: 2}
+	// One epoch at a learning rate of ~0 measures the untrained net.
+	cfg.LR = 1e-12
+	start, err := Train(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.LR, cfg.Epochs = 1e-3, 8
+	a, err := Train(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.ValLoss > start.ValLoss*0.8 {
+		t.Errorf("validation MSE %.4f untrained, %.4f after training; expected a fifth less at least", start.ValLoss, a.ValLoss)
+	}
+	b, _ := Train(context.Background(), cfg)
+	if b.ValLoss != a.ValLoss || b.BestEpoch != a.BestEpoch {
+		t.Errorf("two runs: %v (epoch %d) and %v (epoch %d)", a.ValLoss, a.BestEpoch, b.ValLoss, b.BestEpoch)
+	}
+	t.Logf("validation MSE %.4f -> %.4f (epoch %d)", start.ValLoss, a.ValLoss, a.BestEpoch)
+	if _, err := Train(context.Background(), TrainConfig{Records: recs[:10], Epochs: 1, Batch: 32, LR: 1e-3, ValFraction: 0.1}); err == nil {
+		t.Error("10 positions for a batch of 32: no error")
+	}
+}
+
+func TestTarget(t *testing.T) {
+	for _, c := range []struct {
+		r    datagen.Record
+		want float32
+	}{
+		{datagen.Record{CP: 0}, 0},
+		{datagen.Record{CP: 100000, Mate: 3, HasMate: true}, 1},
+		{datagen.Record{CP: -99990, Mate: -2, HasMate: true}, -1},
+		{datagen.Record{CP: 298}, 0.5},
+	} {
+		if got := Target(c.r); got < c.want-0.01 || got > c.want+0.01 {
+			t.Errorf("%+v: target %v, expected %v", c.r, got, c.want)
+		}
+	}
+}
