@@ -110,6 +110,7 @@ func (s *searcher) searchMoves(n *node, key uint64, alpha, beta int32) int32 {
 	reduceLate := s.cfg.lmr && depth >= 3 && !n.inCheck
 	prune := !n.pv && !n.inCheck && s.futile(depth, alpha, n.eval)
 	quiets := 0
+	cost := s.moveCost(ml.Len)
 	for i := 0; i < ml.Len; i++ {
 		m := s.pickMove(ply, ml, i)
 		quiet := !m.IsCapture() && !m.IsPromotion()
@@ -119,7 +120,7 @@ func (s *searcher) searchMoves(n *node, key uint64, alpha, beta int32) int32 {
 			pos.UnmakeMove()
 			continue
 		}
-		newDepth := depth - 1
+		newDepth := depth - cost
 		if s.cfg.checkExt && givesCheck {
 			newDepth++
 		}

@@ -38,6 +38,9 @@
 // on. Presets are layers under the options the user sets (see package
 // engines), so this package never sees them.
 //
+// Option probability replaces the depth limit by Giraffe's probability limit
+// (seed 003; probability.go says how it maps onto the depth arithmetic).
+//
 // The techniques only ever add pruning, reductions, extensions or ordering
 // keys to the thesis core; with all of them off the search is the core's
 // node for node (the thesis preset's tests pin that). Margins and the
@@ -80,6 +83,7 @@ const (
 	optMateScore  = "mate_score"
 	optQuiescence = "quiescence"
 	optDraws      = "draws"
+	optProb       = "probability"
 )
 
 const (
@@ -111,6 +115,7 @@ var options = []engines.Option{
 	{Name: optRazoring, Type: engines.Check, Default: "false", Help: "razoring: at depth <= 3 a static eval 200 + 150 cp x depth below alpha drops into quiescence"},
 	{Name: optIIR, Type: engines.Check, Default: "false", Help: "internal iterative reduction: a node of depth >= 4 without a hash move is searched one ply shallower"},
 	{Name: optDelta, Type: engines.Check, Default: "false", Help: "quiescence pruning: captures that cannot raise alpha by 200 cp (delta pruning) and captures of a cheaper piece on a defended square are skipped"},
+	{Name: optProb, Type: engines.Check, Default: "false", Help: "probability-limited search (Giraffe): a node is searched while its share of the root's probability, split evenly among the legal moves at each node, is above a threshold that each iteration divides by 30; not with null_move, lmr, futility, razoring, iir, check_extension"},
 	{Name: optPST, Type: engines.Combo, Default: "correct", Vars: correctOrThesis,
 		Help: "correct: PeSTO as published; thesis: the listing's vertically mirrored indexing (white pawns score highest on rank 2)"},
 	{Name: optMateScore, Type: engines.Combo, Default: "correct", Vars: correctOrThesis,
@@ -179,7 +184,9 @@ type config struct {
 	razoring   bool
 	iir        bool
 	delta      bool
-	pst        pstMode
+	// probability: probability-limited search (probability.go).
+	probability bool
+	pst         pstMode
 	// The listing's behaviours (options mate_score, quiescence, draws).
 	whiteMate   bool
 	thesisQuies bool
@@ -204,6 +211,7 @@ func newConfig(opts engines.Options) config {
 		razoring:    opts.Bool(optRazoring),
 		iir:         opts.Bool(optIIR),
 		delta:       opts.Bool(optDelta),
+		probability: opts.Bool(optProb),
 		whiteMate:   opts[optMateScore] == "thesis",
 		thesisQuies: opts[optQuiescence] == "thesis",
 		thesisDraws: opts[optDraws] == "thesis",
@@ -228,7 +236,7 @@ func (c config) techniques() []string {
 	}{{c.pvs, optPVS}, {c.nullMove, optNullMove}, {c.lmr, optLMR}, {c.aspiration, optAspiration},
 		{c.killers, optKillers}, {c.history, optHistory}, {c.counter, optCounter}, {c.checkExt, optCheckExt},
 		{c.futility, optFutility}, {c.razoring, optRazoring}, {c.iir, optIIR}, {c.delta, optDelta},
-		{c.pst == pstThesis, optPST + "=thesis"}, {c.whiteMate, optMateScore + "=thesis"},
+		{c.probability, optProb}, {c.pst == pstThesis, optPST + "=thesis"}, {c.whiteMate, optMateScore + "=thesis"},
 		{c.thesisQuies, optQuiescence + "=thesis"}, {c.thesisDraws, optDraws + "=thesis"}} {
 		if t.on {
 			on = append(on, t.name)
@@ -260,6 +268,9 @@ func NewWithEvaluator(name string, opts engines.Options, eval Evaluator) (*Engin
 		return nil, fmt.Errorf("%s: option %s=%q out of range (expected 1..%d; resolve options with engines.New)", name, optMaxDepth, opts[optMaxDepth], maxDepth)
 	}
 	cfg := newConfig(opts)
+	if err := cfg.checkProbability(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	if eval == nil {
 		eval = newEvalTables(cfg.pst)
 	}

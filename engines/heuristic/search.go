@@ -181,7 +181,7 @@ func (s *searcher) run(ctx context.Context, start time.Time, lim engines.Limits,
 // widening passes aspirationMax.
 func (s *searcher) searchRoot(depth int, prev int32) int32 {
 	if !s.cfg.aspiration || depth < 2 || prev >= mateBound || prev <= -mateBound {
-		return s.negamax(depth, 0, -infinity, infinity, false)
+		return s.negamax(s.rootDepth(depth), 0, -infinity, infinity, false)
 	}
 	lo, hi := int32(aspirationWindow), int32(aspirationWindow)
 	for {
@@ -192,7 +192,7 @@ func (s *searcher) searchRoot(depth int, prev int32) int32 {
 		if hi > aspirationMax {
 			beta = infinity
 		}
-		v := s.negamax(depth, 0, alpha, beta, false)
+		v := s.negamax(s.rootDepth(depth), 0, alpha, beta, false)
 		switch {
 		case s.stopped:
 			return 0
