@@ -2,8 +2,10 @@ package giraffe
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 
@@ -149,4 +151,67 @@ func TestTarget(t *testing.T) {
 			t.Errorf("%+v: target %v, expected %v", c.r, got, c.want)
 		}
 	}
+}
+
+// TestShippedNetRanksLikeStockfish: the shipped net's values on the
+// held-out positions of engines/nn/nets/testdata (Stockfish depth 10, other
+// games than the training data's; 13 of the 599 opening positions also
+// occur in it) rank the positions as Stockfish's scores do.
+func TestShippedNetRanksLikeStockfish(t *testing.T) {
+	recs := heldout(t)
+	e := shippedEvaluator(t)
+	net, sf := make([]float64, len(recs)), make([]float64, len(recs))
+	var mse float64
+	for i, r := range recs {
+		p, err := board.ParseFEN(r.FEN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.ev.Forward(e.x.Features(p, e.in), e.out[:])
+		net[i], sf[i] = float64(e.out[0]), float64(r.CP)
+		d := float64(e.out[0] - Target(r))
+		mse += d * d
+	}
+	rho := spearman(net, sf)
+	t.Logf("%d held-out positions: Spearman %.3f, MSE %.4f", len(recs), rho, mse/float64(len(recs)))
+	if rho < 0.8 {
+		t.Errorf("Spearman rank correlation with Stockfish %.3f, expected at least 0.8", rho)
+	}
+}
+
+// spearman is the rank correlation of a and b (ties get their mean rank).
+func spearman(a, b []float64) float64 {
+	ra, rb := ranks(a), ranks(b)
+	var ma, mb float64
+	for i := range ra {
+		ma, mb = ma+ra[i], mb+rb[i]
+	}
+	ma, mb = ma/float64(len(ra)), mb/float64(len(rb))
+	var cov, va, vb float64
+	for i := range ra {
+		cov += (ra[i] - ma) * (rb[i] - mb)
+		va += (ra[i] - ma) * (ra[i] - ma)
+		vb += (rb[i] - mb) * (rb[i] - mb)
+	}
+	return cov / math.Sqrt(va*vb)
+}
+
+func ranks(v []float64) []float64 {
+	idx := make([]int, len(v))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(i, j int) bool { return v[idx[i]] < v[idx[j]] })
+	r := make([]float64, len(v))
+	for i := 0; i < len(idx); {
+		j := i
+		for j+1 < len(idx) && v[idx[j+1]] == v[idx[i]] {
+			j++
+		}
+		for k := i; k <= j; k++ {
+			r[idx[k]] = float64(i+j)/2 + 1
+		}
+		i = j + 1
+	}
+	return r
 }
