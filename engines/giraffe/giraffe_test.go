@@ -215,3 +215,16 @@ func ranks(v []float64) []float64 {
 	}
 	return r
 }
+
+// BenchmarkEvaluate is one uncached evaluation: features and the net.
+func BenchmarkEvaluate(b *testing.B) {
+	net, err := LoadNet("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := newEvaluator(net)
+	p, _ := board.ParseFEN("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8")
+	for b.Loop() {
+		e.ev.Forward(e.x.Features(p, e.in), e.out[:])
+	}
+}
