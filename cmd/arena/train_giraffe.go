@@ -37,6 +37,7 @@ func runTrainGiraffe(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&cfg.LR, "lr", 1e-3, "Adam learning rate")
 	fs.Float64Var(&cfg.ValFraction, "val", 0.1, "share of the positions held out for validation")
 	fs.IntVar(&cfg.Workers, "workers", 2, "goroutines per training step")
+	fs.BoolVar(&cfg.Mirror, "mirror", true, "also train on every training position with the colours swapped (score negated)")
 	if code, ok := parseTrainFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -76,8 +77,8 @@ func runTrainGiraffe(args []string, stdout, stderr io.Writer) int {
 	}
 	meta := map[string]string{
 		"training": fmt.Sprintf("arena train giraffe: %d positions from %s (%d train, %d validation), target tanh(cp/543.2), "+
-			"%d epochs of batch %d, Adam lr %g, seed %d; best epoch %d, train MSE %.5f, validation MSE %.5f, %s",
-			len(cfg.Records), strings.Join(names, ", "), res.Train, res.Val, cfg.Epochs, cfg.Batch, cfg.LR, cfg.Seed,
+			"%d epochs of batch %d, Adam lr %g, mirrored copies %v, seed %d; best epoch %d, train MSE %.5f, validation MSE %.5f, %s",
+			len(cfg.Records), strings.Join(names, ", "), res.Train, res.Val, cfg.Epochs, cfg.Batch, cfg.LR, cfg.Mirror, cfg.Seed,
 			res.BestEpoch, res.TrainLoss, res.ValLoss, res.Elapsed.Round(time.Second)),
 		"val_loss":  strconv.FormatFloat(res.ValLoss, 'f', 6, 64),
 		"positions": strconv.Itoa(len(cfg.Records)),

@@ -228,3 +228,18 @@ func BenchmarkEvaluate(b *testing.B) {
 		e.ev.Forward(e.x.Features(p, e.in), e.out[:])
 	}
 }
+
+func TestMirrorFEN(t *testing.T) {
+	for _, c := range [][2]string{
+		{board.StartFEN, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"},
+		{"r3k2r/8/8/3pP3/8/8/8/R3K3 w Qk d6 0 3", "r3k3/8/8/8/3Pp3/8/8/R3K2R b Kq d3 0 3"},
+		{"4k3/8/8/8/8/8/8/4K3 b - - 5 9", "4k3/8/8/8/8/8/8/4K3 w - - 5 9"},
+	} {
+		if got := MirrorFEN(c[0]); got != c[1] {
+			t.Errorf("MirrorFEN(%q) = %q, expected %q", c[0], got, c[1])
+		}
+		if _, err := board.ParseFEN(MirrorFEN(c[0])); err != nil {
+			t.Error(err)
+		}
+	}
+}

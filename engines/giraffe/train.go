@@ -6,7 +6,10 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"time"
+	"unicode"
 
 	"arena/arena/datagen"
 	"arena/engines/board"
@@ -30,7 +33,12 @@ type TrainConfig struct {
 	ValFraction float64 // share of the positions held out for validation
 	Seed        uint64
 	Workers     int
-	Progress    io.Writer // per-epoch lines; nil: none
+	// Mirror also trains on every training position with the colours
+	// swapped (ranks flipped, score negated): twice the data, and the net
+	// sees Black's pieces on the squares where only White's appeared.
+	// Validation uses the original positions only.
+	Mirror   bool
+	Progress io.Writer // per-epoch lines; nil: none
 }
 
 // TrainResult is the model of the epoch with the lowest validation loss.
@@ -52,11 +60,15 @@ func Train(ctx context.Context, cfg TrainConfig) (TrainResult, error) {
 	if cfg.Batch <= 0 || cfg.Epochs <= 0 || cfg.LR <= 0 || cfg.ValFraction <= 0 || cfg.ValFraction >= 1 {
 		return TrainResult{}, fmt.Errorf("train giraffe: batch, epochs and lr must be positive and val in (0, 1)")
 	}
-	in, target, err := encode(cfg.Records)
+	recs := cfg.Records
+	if cfg.Mirror {
+		recs = append(recs[:len(recs):len(recs)], mirrorRecords(recs)...)
+	}
+	in, target, err := encode(recs)
 	if err != nil {
 		return TrainResult{}, err
 	}
-	n := len(target)
+	n := len(cfg.Records)
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x67697261))
 	perm := rng.Perm(n)
 	nVal := int(float64(n) * cfg.ValFraction)
@@ -64,6 +76,12 @@ func Train(ctx context.Context, cfg TrainConfig) (TrainResult, error) {
 		return TrainResult{}, fmt.Errorf("train giraffe: %d positions, too few for a batch of %d and a validation share of %v", n, cfg.Batch, cfg.ValFraction)
 	}
 	valIdx, trainIdx := perm[:nVal], perm[nVal:]
+	if cfg.Mirror {
+		// Record i+n is the mirror of record i: it trains with its original.
+		for _, i := range perm[nVal:] {
+			trainIdx = append(trainIdx, i+n)
+		}
+	}
 	m := cfg.Init
 	if m == nil {
 		if m, err = mlp.New(Arch, cfg.Seed); err != nil {
@@ -114,6 +132,58 @@ func encode(recs []datagen.Record) (in, target []float32, err error) {
 		target[i] = Target(r)
 	}
 	return in, target, nil
+}
+
+// mirrorRecords returns recs with the colours swapped: the board flipped
+// top to bottom, White's pieces Black's and the other way round, the side
+// to move, castling rights and en passant square swapped to match, and the
+// scores and result negated.
+func mirrorRecords(recs []datagen.Record) []datagen.Record {
+	out := make([]datagen.Record, len(recs))
+	for i, r := range recs {
+		m := datagen.Record{FEN: MirrorFEN(r.FEN), CP: -r.CP, Mate: -r.Mate, HasMate: r.HasMate, Result: r.Result}
+		if r.Result >= 0 {
+			m.Result = 1 - r.Result
+		}
+		out[i] = m
+	}
+	return out
+}
+
+// MirrorFEN swaps the colours of a FEN position (see mirrorRecords). A
+// malformed FEN comes back malformed, for the parser to report.
+func MirrorFEN(fen string) string {
+	f := strings.Fields(fen)
+	if len(f) < 4 {
+		return fen
+	}
+	ranks := strings.Split(f[0], "/")
+	slices.Reverse(ranks)
+	f[0] = swapCase(strings.Join(ranks, "/"))
+	f[1] = map[string]string{"w": "b", "b": "w"}[f[1]]
+	if f[2] != "-" {
+		var c []byte
+		swapped := swapCase(f[2])
+		for _, r := range "KQkq" {
+			if strings.ContainsRune(swapped, r) {
+				c = append(c, byte(r))
+			}
+		}
+		f[2] = string(c)
+	}
+	if len(f[3]) == 2 {
+		f[3] = f[3][:1] + string('1'+'8'-rune(f[3][1]))
+	}
+	return strings.Join(f, " ")
+}
+
+func swapCase(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsUpper(r) {
+			return unicode.ToLower(r)
+		}
+		return unicode.ToUpper(r)
+	}, s)
 }
 
 // Target is the training target of a labelled position: White's expected
