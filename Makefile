@@ -164,13 +164,13 @@ nets-heldout: nets-data
 nets-acpl: build stockfish
 	./$(BIN) run configs/models-acpl.yaml
 
-# The giraffe engine's net (docs/models.md, "giraffe.safetensors"): 31,616 positions of
-# self-generated games labelled by Stockfish at depth 8 (about 21 minutes at 25 positions/s),
-# then 30 epochs of 'arena train giraffe' (about 4 minutes).
+# The giraffe engine's net (docs/models.md, "giraffe.safetensors"): 35,884 positions of
+# self-generated games labelled by Stockfish at depth 8 (about 24 minutes at 25 positions/s),
+# then 30 epochs of 'arena train giraffe' with mirrored copies (about 2 minutes).
 .PHONY: nets-giraffe-data nets-giraffe
 nets-giraffe-data: build stockfish
 	mkdir -p data
-	./$(BIN) datagen --out data/giraffe-train.tsv --resume --seed 3 --every 2 --max 31616 --depth 8 --workers 2
+	./$(BIN) datagen --out data/giraffe-train.tsv --resume --seed 3 --every 2 --max 35884 --depth 8 --workers 2
 
 nets-giraffe: nets-giraffe-data
 	./$(BIN) train giraffe --data data/giraffe-train.tsv --out engines/nn/nets/giraffe.safetensors --epochs 30 --seed 1 --workers 2
