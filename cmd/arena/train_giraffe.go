@@ -14,6 +14,7 @@ import (
 	"arena/arena/datagen"
 	"arena/engines/giraffe"
 	"arena/engines/nn/mlp"
+	"arena/engines/nn/nets"
 )
 
 func runTrainGiraffe(args []string, stdout, stderr io.Writer) int {
@@ -38,6 +39,13 @@ func runTrainGiraffe(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&cfg.ValFraction, "val", 0.1, "share of the positions held out for validation")
 	fs.IntVar(&cfg.Workers, "workers", 2, "goroutines per training step")
 	fs.BoolVar(&cfg.Mirror, "mirror", true, "also train on every training position with the colours swapped (score negated)")
+	td := giraffe.TDLeafConfig{}
+	fs.IntVar(&td.Iterations, "td-iterations", 0, "TD-Leaf(lambda) self-play iterations from the --data positions instead of supervised training (0: supervised)")
+	fs.IntVar(&td.Batch, "td-batch", 256, "TD-Leaf: start positions per iteration")
+	fs.IntVar(&td.Moves, "td-moves", 12, "TD-Leaf: self-play moves from each start position")
+	fs.Float64Var(&td.Lambda, "td-lambda", 0.7, "TD-Leaf: lambda")
+	fs.IntVar(&td.Nodes, "td-nodes", 500, "TD-Leaf: nodes a search")
+	fs.Float64Var(&td.LR, "td-lr", 1e-4, "TD-Leaf: Adam learning rate")
 	if code, ok := parseTrainFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -45,16 +53,12 @@ func runTrainGiraffe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "arena train giraffe: --data and --out are required")
 		return 2
 	}
-	var names []string
-	for _, path := range strings.Split(*data, ",") {
-		recs, err := datagen.ReadFile(path)
-		if err != nil {
-			fmt.Fprintf(stderr, "arena train giraffe: %v\n", err)
-			return 1
-		}
-		cfg.Records = append(cfg.Records, recs...)
-		names = append(names, fmt.Sprintf("%s (%d)", filepath.Base(path), len(recs)))
+	recs, names, err := readData(strings.Split(*data, ","))
+	if err != nil {
+		fmt.Fprintf(stderr, "arena train giraffe: %v\n", err)
+		return 1
 	}
+	cfg.Records = recs
 	if *initPath != "" {
 		m, _, err := mlp.Load(*initPath, &giraffe.Arch)
 		if err != nil {
@@ -66,6 +70,10 @@ func runTrainGiraffe(args []string, stdout, stderr io.Writer) int {
 	cfg.Progress = stderr
 	ctx, stop := interruptContext()
 	defer stop()
+	if td.Iterations > 0 {
+		td.Seed, td.Workers, td.Progress = cfg.Seed, cfg.Workers, stderr
+		return runTDLeaf(ctx, td, cfg, *out, strings.Join(names, ", "), stdout, stderr)
+	}
 	res, err := giraffe.Train(ctx, cfg)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "arena train giraffe: %v\n", err)
@@ -93,4 +101,57 @@ func runTrainGiraffe(args []string, stdout, stderr io.Writer) int {
 		return 130
 	}
 	return 0
+}
+
+// runTDLeaf trains the --init net (default: the shipped one) by TD-Leaf
+// from the positions of the data files and saves it.
+func runTDLeaf(ctx context.Context, td giraffe.TDLeafConfig, cfg giraffe.TrainConfig, out, data string, stdout, stderr io.Writer) int {
+	td.Model = cfg.Init
+	if td.Model == nil {
+		m, _, err := mlp.ReadSafetensors(nets.GiraffeFile())
+		if err != nil {
+			fmt.Fprintf(stderr, "arena train giraffe: shipped net: %v\n", err)
+			return 1
+		}
+		td.Model = m
+	}
+	for _, r := range cfg.Records {
+		td.Starts = append(td.Starts, r.FEN)
+	}
+	res, err := giraffe.TDLeaf(ctx, td)
+	if err != nil {
+		fmt.Fprintf(stderr, "arena train giraffe: %v\n", err)
+		return 1
+	}
+	if res.Iterations == 0 {
+		fmt.Fprintln(stderr, "arena train giraffe: interrupted before the first iteration ended; nothing saved")
+		return 130
+	}
+	meta := map[string]string{"training": fmt.Sprintf("arena train giraffe --td-iterations: %d TD-Leaf(%g) iterations of %d start positions "+
+		"(from %s) x %d moves at %d nodes, Adam lr %g, seed %d; last mean |TD error| %.4f, %s",
+		res.Iterations, td.Lambda, td.Batch, data, td.Moves, td.Nodes, td.LR, td.Seed, res.MeanError, res.Elapsed.Round(time.Second))}
+	if err := td.Model.Save(out, meta); err != nil {
+		fmt.Fprintf(stderr, "arena train giraffe: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: %d TD-Leaf iterations, last mean |TD error| %.4f, %s\n", out, res.Iterations, res.MeanError, res.Elapsed.Round(time.Second))
+	if ctx.Err() != nil {
+		return 130
+	}
+	return 0
+}
+
+// readData reads datagen files and names each with its count.
+func readData(paths []string) ([]datagen.Record, []string, error) {
+	var all []datagen.Record
+	var names []string
+	for _, path := range paths {
+		recs, err := datagen.ReadFile(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		all = append(all, recs...)
+		names = append(names, fmt.Sprintf("%s (%d)", filepath.Base(path), len(recs)))
+	}
+	return all, names, nil
 }

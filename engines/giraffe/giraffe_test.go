@@ -243,3 +243,8 @@ func TestMirrorFEN(t *testing.T) {
 		}
 	}
 }
+
+func shippedFile(t *testing.T) []byte {
+	t.Helper()
+	return nets.GiraffeFile()
+}
