@@ -49,7 +49,15 @@
 // Search: the heuristic engine's, with the net as the static evaluation
 // (heuristic.NewWithEvaluator): its quiescence search stands pat on the net,
 // and its options (preset=strong and each technique) apply unchanged, their
-// margins being in the centipawns the net's value is mapped to.
+// margins being in the centipawns the net's value is mapped to. Option
+// probability is the search's probability-limited mode (Giraffe's, children
+// sharing their parent's probability evenly; engines/heuristic's
+// probability.go).
+//
+// Training (train.go, tdleaf.go): supervised on Stockfish-labelled
+// positions first, every position also mirrored; then, optionally,
+// TD-Leaf(λ) self-play as the seed describes. docs/models.md has the
+// shipped net's data, training and measured strength.
 package giraffe
 
 import (
