@@ -166,16 +166,16 @@ nets-acpl: build stockfish
 
 # The giraffe engine's net (docs/models.md, "giraffe.safetensors"): 35,884 positions of
 # self-generated games labelled by Stockfish at depth 8 (about 24 minutes at 25 positions/s),
-# then 30 epochs of 'arena train giraffe' with mirrored copies (about 2 minutes).
-# nets-giraffe-td: the TD-Leaf run of docs/models.md from the shipped net (not shipped; about
-# 20 minutes on the loaded 2-core machine).
-.PHONY: nets-giraffe-data nets-giraffe nets-giraffe-td
+# 30 epochs of supervised 'arena train giraffe' with mirrored copies (about 2 minutes), then
+# 47 iterations of TD-Leaf(0.7) self-play from that net (about 20 minutes).
+.PHONY: nets-giraffe-data nets-giraffe-supervised nets-giraffe
 nets-giraffe-data: build stockfish
 	mkdir -p data
 	./$(BIN) datagen --out data/giraffe-train.tsv --resume --seed 3 --every 2 --max 35884 --depth 8 --workers 2
 
-nets-giraffe: nets-giraffe-data
-	./$(BIN) train giraffe --data data/giraffe-train.tsv --out engines/nn/nets/giraffe.safetensors --epochs 30 --seed 1 --workers 2
+nets-giraffe-supervised: nets-giraffe-data
+	./$(BIN) train giraffe --data data/giraffe-train.tsv --out data/giraffe-supervised.safetensors --epochs 30 --seed 1 --workers 2
 
-nets-giraffe-td: nets-giraffe-data
-	./$(BIN) train giraffe --data data/giraffe-train.tsv --out data/giraffe-td.safetensors --td-iterations 47 --td-batch 256 --td-moves 12 --td-nodes 300 --td-lr 3e-4 --seed 1 --workers 2
+nets-giraffe: nets-giraffe-supervised
+	./$(BIN) train giraffe --data data/giraffe-train.tsv --init data/giraffe-supervised.safetensors --out engines/nn/nets/giraffe.safetensors \
+		--td-iterations 47 --td-batch 256 --td-moves 12 --td-nodes 300 --td-lr 3e-4 --seed 1 --workers 2
