@@ -3,7 +3,6 @@ package tracker
 import (
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -97,8 +96,7 @@ const PriorDraws = 2.0
 // Method say so; without the need the fit is the plain maximum likelihood.
 // Players not compared with the anchor by any games stay NaN (see Rating).
 func FitRatings(players []string, records []PairRecord, anchor string) (Ratings, error) {
-	n := len(players)
-	index := make(map[string]int, n)
+	index := make(map[string]int, len(players))
 	for i, p := range players {
 		if _, dup := index[p]; dup {
 			return Ratings{}, fmt.Errorf("ratings: player %q listed twice", p)
@@ -109,78 +107,35 @@ func FitRatings(players []string, records []PairRecord, anchor string) (Ratings,
 	if !ok {
 		return Ratings{}, fmt.Errorf("ratings: anchor %q is not one of the players %v", anchor, players)
 	}
-	// Per ordered pair (i, j): games, i's points and i's sum of squared
-	// game scores (for the sandwich covariance).
-	games := newMatrix(n)
-	points := newMatrix(n)
-	squares := newMatrix(n)
-	out := Ratings{Anchor: anchor, Method: RatingsMethod, Players: make([]Rating, n)}
-	for _, r := range records {
-		i, iok := index[r.A]
-		j, jok := index[r.B]
-		switch {
-		case !iok || !jok:
-			return Ratings{}, fmt.Errorf("ratings: result %s vs %s names a player not in %v", r.A, r.B, players)
-		case i == j:
-			return Ratings{}, fmt.Errorf("ratings: result of %s against itself", r.A)
-		case r.Wins < 0 || r.Draws < 0 || r.Losses < 0:
-			return Ratings{}, fmt.Errorf("ratings: %s vs %s: negative count (+%d =%d -%d)", r.A, r.B, r.Wins, r.Draws, r.Losses)
-		}
-		g := float64(r.Wins + r.Draws + r.Losses)
-		w, d, l := float64(r.Wins), float64(r.Draws), float64(r.Losses)
-		games[i][j] += g
-		games[j][i] += g
-		points[i][j] += w + d/2
-		points[j][i] += l + d/2
-		squares[i][j] += w + d/4
-		squares[j][i] += l + d/4
+	t, err := tallyRecords(index, players, records)
+	if err != nil {
+		return Ratings{}, err
 	}
+	out := Ratings{Anchor: anchor, Method: RatingsMethod, Players: make([]Rating, len(players))}
 	for i := range players {
 		out.Players[i] = Rating{Name: players[i]}
 		for j := range players {
-			out.Players[i].Games += int(games[i][j])
-			out.Players[i].Points += points[i][j]
+			out.Players[i].Games += int(t.games[i][j])
+			out.Players[i].Points += t.points[i][j]
 		}
 	}
-
-	if !bounded(reachability(points), games, a) {
+	if !bounded(reachability(t.points), t.games, a) {
 		// Some player is ±Inf: add the prior's virtual draws to every
 		// pairing so that all ratings are finite and ordered by results.
 		out.Prior = PriorDraws
 		out.Method = RatingsMethodPrior
-		for i := range players {
-			for j := range players {
-				if i != j && games[i][j] > 0 {
-					games[i][j] += PriorDraws
-					points[i][j] += PriorDraws / 2
-					squares[i][j] += PriorDraws / 4
-				}
-			}
-		}
+		t.addDraws(PriorDraws)
 	}
-	reach := reachability(points)
-	var free []int // the anchor's component, without the anchor
-	for i := range players {
-		r := &out.Players[i]
-		up, down := reach[i][a], reach[a][i]
-		switch {
-		case i == a:
-			r.Elo, r.SE, r.Low, r.High = 0, 0, 0, 0
-		case up && down:
-			free = append(free, i)
-		default: // no games link i to the anchor (with the prior, bounded)
-			r.Elo, r.SE, r.Low, r.High = math.NaN(), math.NaN(), math.NaN(), math.NaN()
-		}
-	}
+	free := out.anchorComponent(reachability(t.points), a)
 	if len(free) == 0 {
 		return out, nil
 	}
-	beta, iters, err := fitNewton(a, free, games, points)
+	beta, iters, err := fitNewton(a, free, t.games, t.points)
 	if err != nil {
 		return Ratings{}, err
 	}
 	out.Iterations = iters
-	cov, err := sandwich(a, free, beta, games, points, squares)
+	cov, err := sandwich(a, free, beta, t.games, t.points, t.squares)
 	if err != nil {
 		return Ratings{}, err
 	}
@@ -191,6 +146,71 @@ func FitRatings(players []string, records []PairRecord, anchor string) (Ratings,
 		r.Low, r.High = r.Elo-z95*r.SE, r.Elo+z95*r.SE
 	}
 	return out, nil
+}
+
+// pairTally holds, per ordered pair of players (i, j), the games, i's points
+// and i's sum of squared game scores (for the sandwich covariance).
+type pairTally struct {
+	games, points, squares [][]float64
+}
+
+// tallyRecords checks the records against the players and adds them up.
+func tallyRecords(index map[string]int, players []string, records []PairRecord) (pairTally, error) {
+	n := len(players)
+	t := pairTally{games: newMatrix(n), points: newMatrix(n), squares: newMatrix(n)}
+	for _, r := range records {
+		i, iok := index[r.A]
+		j, jok := index[r.B]
+		switch {
+		case !iok || !jok:
+			return pairTally{}, fmt.Errorf("ratings: result %s vs %s names a player not in %v", r.A, r.B, players)
+		case i == j:
+			return pairTally{}, fmt.Errorf("ratings: result of %s against itself", r.A)
+		case r.Wins < 0 || r.Draws < 0 || r.Losses < 0:
+			return pairTally{}, fmt.Errorf("ratings: %s vs %s: negative count (+%d =%d -%d)", r.A, r.B, r.Wins, r.Draws, r.Losses)
+		}
+		g := float64(r.Wins + r.Draws + r.Losses)
+		w, d, l := float64(r.Wins), float64(r.Draws), float64(r.Losses)
+		t.games[i][j] += g
+		t.games[j][i] += g
+		t.points[i][j] += w + d/2
+		t.points[j][i] += l + d/2
+		t.squares[i][j] += w + d/4
+		t.squares[j][i] += l + d/4
+	}
+	return t, nil
+}
+
+// addDraws adds d virtual draws to every pairing that played.
+func (t pairTally) addDraws(d float64) {
+	for i := range t.games {
+		for j := range t.games {
+			if i != j && t.games[i][j] > 0 {
+				t.games[i][j] += d
+				t.points[i][j] += d / 2
+				t.squares[i][j] += d / 4
+			}
+		}
+	}
+}
+
+// anchorComponent returns the players other than the anchor whose ratings the
+// fit determines (scoring links them to the anchor both ways). It sets the
+// anchor's rating to 0 and those of players it cannot rate to NaN.
+func (r *Ratings) anchorComponent(reach [][]bool, anchor int) []int {
+	var free []int
+	for i := range r.Players {
+		p := &r.Players[i]
+		switch {
+		case i == anchor:
+			p.Elo, p.SE, p.Low, p.High = 0, 0, 0, 0
+		case reach[i][anchor] && reach[anchor][i]:
+			free = append(free, i)
+		default: // no games link i to the anchor (with the prior, bounded)
+			p.Elo, p.SE, p.Low, p.High = math.NaN(), math.NaN(), math.NaN(), math.NaN()
+		}
+	}
+	return free
 }
 
 // bounded reports whether every player who is compared with the anchor by
@@ -218,14 +238,6 @@ func bounded(reach [][]bool, games [][]float64, anchor int) bool {
 	return true
 }
 
-func newMatrix(n int) [][]float64 {
-	m := make([][]float64, n)
-	for i := range m {
-		m[i] = make([]float64, n)
-	}
-	return m
-}
-
 // reachability[i][j] reports a chain of players from i to j, each scoring
 // against the next (Floyd-Warshall; tournaments are small).
 func reachability(points [][]float64) [][]bool {
@@ -250,218 +262,6 @@ func reachability(points [][]float64) [][]bool {
 		}
 	}
 	return r
-}
-
-// The fit stops when no rating moves by more than this (natural units,
-// about 1e-8 Elo) or after maxNewton steps.
-const (
-	newtonTolerance = 1e-10
-	maxNewton       = 200
-)
-
-// logLikelihood of the ratings over the games among the players in set
-// (the anchor and free).
-func logLikelihood(set []int, beta []float64, games, points [][]float64) float64 {
-	ll := 0.0
-	for x, i := range set {
-		for _, j := range set[x+1:] {
-			if games[i][j] == 0 {
-				continue
-			}
-			d := beta[i] - beta[j]
-			// ln p = -ln(1+e^-d), ln(1-p) = -ln(1+e^d), computed stably.
-			ll -= points[i][j]*softplus(-d) + points[j][i]*softplus(d)
-		}
-	}
-	return ll
-}
-
-// softplus is ln(1 + e^x) without overflow.
-func softplus(x float64) float64 {
-	if x > 0 {
-		return x + math.Log1p(math.Exp(-x))
-	}
-	return math.Log1p(math.Exp(x))
-}
-
-func logistic(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
-
-// fitNewton maximizes the likelihood over the free players' ratings (in
-// natural units; the anchor's is 0) and returns all ratings by player index.
-func fitNewton(anchor int, free []int, games, points [][]float64) ([]float64, int, error) {
-	beta := make([]float64, len(games))
-	set := append([]int{anchor}, free...)
-	ll := logLikelihood(set, beta, games, points)
-	for iter := 1; iter <= maxNewton; iter++ {
-		grad, info := gradientAndInformation(free, set, beta, games, points, nil)
-		step, err := solve(info, grad)
-		if err != nil {
-			return nil, 0, fmt.Errorf("ratings: %w", err)
-		}
-		// Halve the step until the likelihood does not fall (Newton's
-		// full step can overshoot far from the maximum).
-		next := slices.Clone(beta)
-		for h := 0; ; h++ {
-			for k, i := range free {
-				next[i] = beta[i] + step[k]
-			}
-			nll := logLikelihood(set, next, games, points)
-			if nll >= ll-1e-12*math.Abs(ll) || h == 50 {
-				ll = nll
-				break
-			}
-			for k := range step {
-				step[k] /= 2
-			}
-		}
-		beta = next
-		biggest := 0.0
-		for _, s := range step {
-			biggest = math.Max(biggest, math.Abs(s))
-		}
-		if biggest < newtonTolerance {
-			return beta, iter, nil
-		}
-	}
-	return nil, 0, errors.New("ratings: the maximum-likelihood fit did not converge")
-}
-
-// gradientAndInformation returns the log-likelihood's gradient over the free
-// players and the information matrix -H. With squares non-nil it returns J,
-// the sum of the games' squared score deviations in H's shape, instead of
-// -H (see FitRatings).
-func gradientAndInformation(free, set []int, beta []float64, games, points, squares [][]float64) ([]float64, [][]float64) {
-	pos := map[int]int{}
-	for k, i := range free {
-		pos[i] = k
-	}
-	grad := make([]float64, len(free))
-	info := newMatrix(len(free))
-	for x, i := range set {
-		for _, j := range set[x+1:] {
-			n := games[i][j]
-			if n == 0 {
-				continue
-			}
-			p := logistic(beta[i] - beta[j])
-			w := n * p * (1 - p)
-			if squares != nil {
-				// Σ over the games of (s - p)² from i's side.
-				w = squares[i][j] - 2*p*points[i][j] + n*p*p
-			}
-			g := points[i][j] - n*p
-			ki, iFree := pos[i]
-			kj, jFree := pos[j]
-			if iFree {
-				grad[ki] += g
-				info[ki][ki] += w
-			}
-			if jFree {
-				grad[kj] -= g
-				info[kj][kj] += w
-			}
-			if iFree && jFree {
-				info[ki][kj] -= w
-				info[kj][ki] -= w
-			}
-		}
-	}
-	return grad, info
-}
-
-// sandwich returns the covariance H⁻¹·J·H⁻¹ of the free ratings at beta.
-func sandwich(anchor int, free []int, beta []float64, games, points, squares [][]float64) ([][]float64, error) {
-	set := append([]int{anchor}, free...)
-	_, info := gradientAndInformation(free, set, beta, games, points, nil)
-	_, j := gradientAndInformation(free, set, beta, games, points, squares)
-	inv, err := invert(info)
-	if err != nil {
-		return nil, fmt.Errorf("ratings: %w", err)
-	}
-	return mul(mul(inv, j), inv), nil
-}
-
-// solve returns x with m·x = b (Gaussian elimination, partial pivoting).
-func solve(m [][]float64, b []float64) ([]float64, error) {
-	n := len(b)
-	a := newMatrix(n)
-	for i := range a {
-		a[i] = append(slices.Clone(m[i]), b[i])
-	}
-	if err := eliminate(a); err != nil {
-		return nil, err
-	}
-	x := make([]float64, n)
-	for i := range x {
-		x[i] = a[i][n]
-	}
-	return x, nil
-}
-
-// invert returns m⁻¹.
-func invert(m [][]float64) ([][]float64, error) {
-	n := len(m)
-	a := newMatrix(n)
-	for i := range a {
-		a[i] = append(slices.Clone(m[i]), make([]float64, n)...)
-		a[i][n+i] = 1
-	}
-	if err := eliminate(a); err != nil {
-		return nil, err
-	}
-	inv := newMatrix(n)
-	for i := range inv {
-		copy(inv[i], a[i][n:])
-	}
-	return inv, nil
-}
-
-// eliminate reduces the augmented matrix a (n rows) to [I | m⁻¹·rest] by
-// Gauss-Jordan elimination with partial pivoting.
-func eliminate(a [][]float64) error {
-	n := len(a)
-	for c := range n {
-		p := c
-		for r := c + 1; r < n; r++ {
-			if math.Abs(a[r][c]) > math.Abs(a[p][c]) {
-				p = r
-			}
-		}
-		if math.Abs(a[p][c]) < 1e-300 {
-			return errors.New("singular information matrix (the games do not determine the ratings)")
-		}
-		a[c], a[p] = a[p], a[c]
-		pivot := a[c][c]
-		for k := range a[c] {
-			a[c][k] /= pivot
-		}
-		for r := range n {
-			if r == c || a[r][c] == 0 {
-				continue
-			}
-			f := a[r][c]
-			for k := range a[r] {
-				a[r][k] -= f * a[c][k]
-			}
-		}
-	}
-	return nil
-}
-
-func mul(x, y [][]float64) [][]float64 {
-	n := len(x)
-	out := newMatrix(n)
-	for i := range n {
-		for k := range n {
-			if x[i][k] == 0 {
-				continue
-			}
-			for j := range n {
-				out[i][j] += x[i][k] * y[k][j]
-			}
-		}
-	}
-	return out
 }
 
 // MarshalJSON writes non-finite values (unbounded or undefined ratings) as
