@@ -161,70 +161,14 @@ func sweepLine(sw *SweepDir) string {
 	return line
 }
 
+// section is one run's part of the report: its facts, tables and plots.
 func section(r *Run, slug, dir string) (*Section, error) {
-	s := &Section{Run: r, Anchor: slug}
+	s := &Section{Run: r, Anchor: slug, Facts: runFacts(r), EloLines: eloLines(r.Summary)}
 	sum := r.Summary
 	if r.PGN != "" {
 		s.PGNLink = relLink(dir, r.PGN)
 	}
-	status := "complete"
-	if !sum.Complete {
-		status = "incomplete: interrupted or still running"
-	}
-	if sum.Stopped != "" {
-		status = "stopped early: " + sum.Stopped
-	}
-	s.Facts = []Fact{
-		{"Run directory", r.Dir},
-		{"Format", orDefault(sum.Format, config.FormatMatch)},
-		{"Games", fmt.Sprintf("%d of %d played (%s)", sum.GamesPlayed, sum.GamesPlanned, status)},
-		{"Started", sum.Started.Format(time.RFC3339)},
-		{"Wall time", (sum.Updated.Sub(sum.Started)).Round(time.Second).String()},
-	}
-	for i, e := range sum.Engines {
-		desc := e.Engine
-		if e.Command != "" {
-			desc += ": " + e.Command
-		}
-		if e.ID != "" && e.ID != e.Engine {
-			desc += ", id " + e.ID
-		}
-		s.Facts = append(s.Facts, Fact{fmt.Sprintf("Engine %d", i+1), fmt.Sprintf("%s (%s); limits: %s", e.Name, desc, e.Limits)})
-	}
-	maxMoves := "none"
-	if sum.MaxMoves > 0 {
-		maxMoves = fmt.Sprintf("%d plies (then adjudicated a draw)", sum.MaxMoves)
-	}
-	openings := "none (standard start position)"
-	if sum.Openings != "" {
-		openings = sum.Openings
-		if sum.GamePairs {
-			openings += " (game pairs: each opening played with both colours)"
-		}
-	}
-	judge := "off (no ACPL)"
-	if j := sum.Judge; j.Enabled {
-		judge = fmt.Sprintf("%s depth %d, cap %d, mate score %d; %d evaluations for %d judged plies",
-			orDefault(sum.Versions.Judge, j.Engine), j.Depth, j.Cap, j.MateScore, j.Evaluations, j.JudgedPlies)
-	}
-	s.Facts = append(s.Facts,
-		Fact{"Max moves", maxMoves},
-		Fact{"Openings", openings},
-		Fact{"Judge", judge},
-		Fact{"Versions", fmt.Sprintf("arena %s, %s, %s", sum.Versions.Arena, sum.Versions.Go, sum.Versions.OS)},
-	)
 	s.Results = resultsTable(sum)
-	for _, p := range sum.Pairs {
-		r := p.Elo
-		s.EloLines = append(s.EloLines, fmt.Sprintf("%s vs %s: +%d -%d =%d, %s", p.A, p.B, r.Wins, r.Losses, r.Draws, r))
-		if pe := p.Penta; pe != nil {
-			c := pe.Counts
-			s.EloLines = append(s.EloLines, fmt.Sprintf("%s vs %s pairs: LL %d, LD %d, DD+WL %d, WD %d, WW %d, %s", p.A, p.B, c.LL, c.LD, c.DD, c.WD, c.WW, pe))
-		}
-	}
-	if sum.SPRT != nil {
-		s.EloLines = append(s.EloLines, sum.SPRT.String())
-	}
 	if len(sum.Engines) >= 3 {
 		s.Crosstable = crosstable(sum)
 		s.Ratings = ratingsTable(sum)
@@ -244,6 +188,76 @@ func section(r *Run, slug, dir string) (*Section, error) {
 		s.Figures = append(s.Figures, rf)
 	}
 	return s, nil
+}
+
+// runFacts describes how a run was played: its status, engines, limits,
+// openings, judge and versions.
+func runFacts(r *Run) []Fact {
+	sum := r.Summary
+	status := "complete"
+	if !sum.Complete {
+		status = "incomplete: interrupted or still running"
+	}
+	if sum.Stopped != "" {
+		status = "stopped early: " + sum.Stopped
+	}
+	facts := []Fact{
+		{"Run directory", r.Dir},
+		{"Format", orDefault(sum.Format, config.FormatMatch)},
+		{"Games", fmt.Sprintf("%d of %d played (%s)", sum.GamesPlayed, sum.GamesPlanned, status)},
+		{"Started", sum.Started.Format(time.RFC3339)},
+		{"Wall time", (sum.Updated.Sub(sum.Started)).Round(time.Second).String()},
+	}
+	for i, e := range sum.Engines {
+		desc := e.Engine
+		if e.Command != "" {
+			desc += ": " + e.Command
+		}
+		if e.ID != "" && e.ID != e.Engine {
+			desc += ", id " + e.ID
+		}
+		facts = append(facts, Fact{fmt.Sprintf("Engine %d", i+1), fmt.Sprintf("%s (%s); limits: %s", e.Name, desc, e.Limits)})
+	}
+	maxMoves := "none"
+	if sum.MaxMoves > 0 {
+		maxMoves = fmt.Sprintf("%d plies (then adjudicated a draw)", sum.MaxMoves)
+	}
+	openings := "none (standard start position)"
+	if sum.Openings != "" {
+		openings = sum.Openings
+		if sum.GamePairs {
+			openings += " (game pairs: each opening played with both colours)"
+		}
+	}
+	judge := "off (no ACPL)"
+	if j := sum.Judge; j.Enabled {
+		judge = fmt.Sprintf("%s depth %d, cap %d, mate score %d; %d evaluations for %d judged plies",
+			orDefault(sum.Versions.Judge, j.Engine), j.Depth, j.Cap, j.MateScore, j.Evaluations, j.JudgedPlies)
+	}
+	return append(facts,
+		Fact{"Max moves", maxMoves},
+		Fact{"Openings", openings},
+		Fact{"Judge", judge},
+		Fact{"Versions", fmt.Sprintf("arena %s, %s, %s", sum.Versions.Arena, sum.Versions.Go, sum.Versions.OS)},
+	)
+}
+
+// eloLines are the Elo differences of each pair (and of its game pairs) and
+// the SPRT's state.
+func eloLines(sum *record.Summary) []string {
+	var lines []string
+	for _, p := range sum.Pairs {
+		r := p.Elo
+		lines = append(lines, fmt.Sprintf("%s vs %s: +%d -%d =%d, %s", p.A, p.B, r.Wins, r.Losses, r.Draws, r))
+		if pe := p.Penta; pe != nil {
+			c := pe.Counts
+			lines = append(lines, fmt.Sprintf("%s vs %s pairs: LL %d, LD %d, DD+WL %d, WD %d, WW %d, %s", p.A, p.B, c.LL, c.LD, c.DD, c.WD, c.WW, pe))
+		}
+	}
+	if sum.SPRT != nil {
+		lines = append(lines, sum.SPRT.String())
+	}
+	return lines
 }
 
 func orDefault(s, def string) string {
