@@ -161,21 +161,7 @@ func SelfPlay(ctx context.Context, cfg SelfPlayConfig) (SelfPlayResult, error) {
 		if err != nil {
 			return res, err
 		}
-		var samples []Sample
-		decisive := 0
-		for _, g := range games {
-			if g.result != 0 {
-				decisive++
-			}
-			for i, pl := range g.positions {
-				z := g.result
-				if cfg.Discount > 0 && cfg.Discount < 1 {
-					z *= math.Pow(cfg.Discount, float64(len(g.positions)-1-i))
-				}
-				samples = append(samples, Sample{Board: pl, Target: float32(z)},
-					Sample{Board: mirror(pl), Target: float32(-z)})
-			}
-		}
+		samples, decisive := outcomeSamples(games, cfg.Discount)
 		window = append(window, samples)
 		if len(window) > cfg.Window {
 			window = window[1:]
@@ -200,16 +186,7 @@ func SelfPlay(ctx context.Context, cfg SelfPlayConfig) (SelfPlayResult, error) {
 		if err != nil {
 			return res, err
 		}
-		var score float64
-		for i, g := range gate {
-			// Even games: the candidate has White.
-			s := (g.result + 1) / 2
-			if i%2 == 1 {
-				s = 1 - s
-			}
-			score += s
-		}
-		score /= float64(len(gate))
+		score := gateScore(gate)
 		g := Generation{Generation: gen, Games: len(games), Positions: len(all), Decisive: float64(decisive) / float64(len(games)),
 			ValLoss: fit.BestVal, Score: score, Accepted: score >= cfg.Threshold}
 		if g.Accepted {
@@ -218,12 +195,7 @@ func SelfPlay(ctx context.Context, cfg SelfPlayConfig) (SelfPlayResult, error) {
 		g.Elapsed = time.Since(t0)
 		res.Generations = append(res.Generations, g)
 		if cfg.Progress != nil {
-			verdict := "rejected"
-			if g.Accepted {
-				verdict = "accepted"
-			}
-			fmt.Fprintf(cfg.Progress, "generation %d: %d games (%.0f%% decisive), %d positions, val loss %.4f, candidate scored %.3f vs best: %s (%s)\n",
-				gen, g.Games, 100*g.Decisive, g.Positions, g.ValLoss, score, verdict, g.Elapsed.Round(time.Second))
+			fmt.Fprintln(cfg.Progress, g)
 		}
 		if cfg.Checkpoint != nil {
 			if err := cfg.Checkpoint(res.Best, res.Generation, res.BestWR); err != nil {
@@ -232,6 +204,51 @@ func SelfPlay(ctx context.Context, cfg SelfPlayConfig) (SelfPlayResult, error) {
 		}
 	}
 	return res, nil
+}
+
+// outcomeSamples turns self-play games into training samples: every
+// position with the game's outcome from White's side (discounted by the
+// plies to the end when discount is in (0, 1)) and its mirror image with the
+// outcome negated. It also counts the decisive games.
+func outcomeSamples(games []game, discount float64) (samples []Sample, decisive int) {
+	for _, g := range games {
+		if g.result != 0 {
+			decisive++
+		}
+		for i, pl := range g.positions {
+			z := g.result
+			if discount > 0 && discount < 1 {
+				z *= math.Pow(discount, float64(len(g.positions)-1-i))
+			}
+			samples = append(samples, Sample{Board: pl, Target: float32(z)},
+				Sample{Board: mirror(pl), Target: float32(-z)})
+		}
+	}
+	return samples, decisive
+}
+
+// gateScore is the candidate's score per game in the gate games, where it
+// has White in the even ones.
+func gateScore(gate []game) float64 {
+	var score float64
+	for i, g := range gate {
+		s := (g.result + 1) / 2
+		if i%2 == 1 {
+			s = 1 - s
+		}
+		score += s
+	}
+	return score / float64(len(gate))
+}
+
+// String is the generation's progress line.
+func (g Generation) String() string {
+	verdict := "rejected"
+	if g.Accepted {
+		verdict = "accepted"
+	}
+	return fmt.Sprintf("generation %d: %d games (%.0f%% decisive), %d positions, val loss %.4f, candidate scored %.3f vs best: %s (%s)",
+		g.Generation, g.Games, 100*g.Decisive, g.Positions, g.ValLoss, g.Score, verdict, g.Elapsed.Round(time.Second))
 }
 
 // game is one finished game: the positions reached (the start included)
