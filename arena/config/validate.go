@@ -15,96 +15,110 @@ import (
 var topKeys = []string{"name", "format", "games", "pairs", "max_moves", "game_end", "adjudicate", "noswap", "reverse", "seed", "time_margin", "move_timeout", "concurrency", "rating_interval", "log", "limits", "engines",
 	"anchor", "openings", "sprt", "judge", "output", "sweep"}
 
+// config decodes the top-level mapping into c, then fills in what depends
+// on several keys: the engines' limits and log directories, the name and the
+// tournament's format and anchor.
 func (d *decoder) config(n *yaml.Node, c *Config) error {
 	setDefaults(c)
-	var enginesNode, formatNode, anchorNode *yaml.Node
-	var logDir string // the top-level log:, given to engines without their own
-	var overrides []*limitsSpec
+	var st topLevel
 	err := d.mapping(n, "", topKeys, func(key string, v *yaml.Node) error {
-		var err error
-		var i int64
-		switch key {
-		case "name":
-			c.Name, err = d.name(v, key)
-		case "format":
-			formatNode = v
-			if c.Format, err = d.str(v, key); err == nil && !slices.Contains(formats, c.Format) {
-				err = d.errorf(v, key, "%q is not a format (expected %s)", c.Format, strings.Join(formats, ", "))
-			}
-		case "pairs":
-			c.Pairs, err = d.bool(v, key)
-		case "anchor":
-			anchorNode = v
-			c.Anchor, err = d.str(v, key)
-		case "sprt":
-			c.SPRT, err = d.sprt(v, key)
-		case "games":
-			if i, err = d.int(v, key, 1); err == nil && i > MaxGames {
-				err = d.errorf(v, key, "%d is more than the %d games a run may schedule", i, MaxGames)
-			}
-			c.Games = int(i)
-		case "concurrency":
-			if i, err = d.int(v, key, 1); err == nil && i > MaxConcurrency {
-				err = d.errorf(v, key, "%d games at once is more than the limit of %d", i, MaxConcurrency)
-			}
-			c.Concurrency = int(i)
-		case "max_moves":
-			i, err = d.int(v, key, 0)
-			c.MaxMoves = int(i)
-		case "rating_interval":
-			i, err = d.int(v, key, 0)
-			c.RatingInterval = int(i)
-		case "game_end":
-			if c.GameEnd, err = d.str(v, key); err == nil && c.GameEnd != GameEndClaim && c.GameEnd != GameEndFivefold {
-				err = d.errorf(v, key, "%q is not a game-end rule (expected %s or %s)", c.GameEnd, GameEndClaim, GameEndFivefold)
-			}
-		case "seed":
-			c.Seed, err = d.int(v, key, math.MinInt64)
-		case "time_margin":
-			c.TimeMargin, err = d.duration(v, key)
-		case "move_timeout":
-			c.MoveTimeout, err = d.duration(v, key)
-		case "log":
-			logDir, err = d.logDir(v, key)
-		case "adjudicate":
-			c.Adjudicate, err = d.adjudicate(v, key)
-		case "noswap":
-			c.NoSwap, err = d.bool(v, key)
-		case "reverse":
-			c.Reverse, err = d.bool(v, key)
-		case "limits":
-			var l *limitsSpec
-			if l, err = d.limits(v, key); err == nil {
-				c.Limits = l.Limits
-			}
-		case "engines":
-			enginesNode = v
-			c.Engines, overrides, err = d.engines(v, key)
-		case "openings":
-			c.Openings, err = d.openings(v, key)
-		case "judge":
-			err = d.judge(v, key, &c.Judge)
-		case "output":
-			err = d.output(v, key, &c.Output)
-			// "sweep" is taken out by Parse before the settings are decoded.
-		}
-		return err
+		return d.topKey(key, v, c, &st)
 	})
 	if err != nil {
 		return err
 	}
-	if err := d.engineLimits(n, enginesNode, c, overrides); err != nil {
+	if err := d.engineLimits(n, st.engines, c, st.overrides); err != nil {
 		return err
 	}
 	for i := range c.Engines {
 		if c.Engines[i].Log == "" {
-			c.Engines[i].Log = logDir
+			c.Engines[i].Log = st.logDir
 		}
 	}
 	if c.Name == "" {
 		c.Name = strings.TrimSuffix(filepath.Base(d.file), filepath.Ext(d.file))
 	}
-	return d.tournament(n, c, formatNode, anchorNode)
+	return d.tournament(n, c, st.format, st.anchor)
+}
+
+// topLevel keeps what config checks after the whole mapping is decoded.
+type topLevel struct {
+	engines, format, anchor *yaml.Node
+	logDir                  string // the top-level log:, given to engines without their own
+	overrides               []*limitsSpec
+}
+
+// topKey decodes one top-level key into c (or st). It is one case per key
+// of topKeys, so it grows with the schema; each case is a line or two.
+func (d *decoder) topKey(key string, v *yaml.Node, c *Config, st *topLevel) error {
+	var err error
+	var i int64
+	switch key {
+	case "name":
+		c.Name, err = d.name(v, key)
+	case "format":
+		st.format = v
+		if c.Format, err = d.str(v, key); err == nil && !slices.Contains(formats, c.Format) {
+			err = d.errorf(v, key, "%q is not a format (expected %s)", c.Format, strings.Join(formats, ", "))
+		}
+	case "pairs":
+		c.Pairs, err = d.bool(v, key)
+	case "anchor":
+		st.anchor = v
+		c.Anchor, err = d.str(v, key)
+	case "sprt":
+		c.SPRT, err = d.sprt(v, key)
+	case "games":
+		if i, err = d.int(v, key, 1); err == nil && i > MaxGames {
+			err = d.errorf(v, key, "%d is more than the %d games a run may schedule", i, MaxGames)
+		}
+		c.Games = int(i)
+	case "concurrency":
+		if i, err = d.int(v, key, 1); err == nil && i > MaxConcurrency {
+			err = d.errorf(v, key, "%d games at once is more than the limit of %d", i, MaxConcurrency)
+		}
+		c.Concurrency = int(i)
+	case "max_moves":
+		i, err = d.int(v, key, 0)
+		c.MaxMoves = int(i)
+	case "rating_interval":
+		i, err = d.int(v, key, 0)
+		c.RatingInterval = int(i)
+	case "game_end":
+		if c.GameEnd, err = d.str(v, key); err == nil && c.GameEnd != GameEndClaim && c.GameEnd != GameEndFivefold {
+			err = d.errorf(v, key, "%q is not a game-end rule (expected %s or %s)", c.GameEnd, GameEndClaim, GameEndFivefold)
+		}
+	case "seed":
+		c.Seed, err = d.int(v, key, math.MinInt64)
+	case "time_margin":
+		c.TimeMargin, err = d.duration(v, key)
+	case "move_timeout":
+		c.MoveTimeout, err = d.duration(v, key)
+	case "log":
+		st.logDir, err = d.logDir(v, key)
+	case "adjudicate":
+		c.Adjudicate, err = d.adjudicate(v, key)
+	case "noswap":
+		c.NoSwap, err = d.bool(v, key)
+	case "reverse":
+		c.Reverse, err = d.bool(v, key)
+	case "limits":
+		var l *limitsSpec
+		if l, err = d.limits(v, key); err == nil {
+			c.Limits = l.Limits
+		}
+	case "engines":
+		st.engines = v
+		c.Engines, st.overrides, err = d.engines(v, key)
+	case "openings":
+		c.Openings, err = d.openings(v, key)
+	case "judge":
+		err = d.judge(v, key, &c.Judge)
+	case "output":
+		err = d.output(v, key, &c.Output)
+		// "sweep" is taken out by Parse before the settings are decoded.
+	}
+	return err
 }
 
 // setDefaults fills in what a config file may leave out.

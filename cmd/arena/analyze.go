@@ -57,33 +57,12 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	var in io.Reader = os.Stdin
-	name := files[0]
-	if name != "-" {
-		if st, err := os.Stat(name); err == nil && st.IsDir() {
-			name = filepath.Join(name, output.PGNFile)
-		}
-		f, err := os.Open(name)
-		if err != nil {
-			fmt.Fprintf(stderr, "arena analyze: %v\n", err)
-			return 1
-		}
-		defer f.Close()
-		in = f
+	in, name, err := openGames(files[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "arena analyze: %v\n", err)
+		return 1
 	}
-
-	if name != "-" {
-		// An empty file is an error before Stockfish starts (stdin is
-		// checked after the analysis instead: it cannot be read twice).
-		if _, err := pgn.NewReader(in).Next(); err == io.EOF {
-			fmt.Fprintf(stderr, "arena analyze: %s: no games (expected a PGN file of games)\n", name)
-			return 1
-		}
-		if _, err := in.(*os.File).Seek(0, io.SeekStart); err != nil {
-			fmt.Fprintf(stderr, "arena analyze: %v\n", err)
-			return 1
-		}
-	}
+	defer in.Close()
 	ctx, stop := interruptContext()
 	defer stop()
 	judge, err := tracker.NewJudge(ctx, cfg)
@@ -106,16 +85,51 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arena analyze: %s: %v\n", name, err)
 		return 1
 	}
-	if err := rep.Render(stdout); err != nil {
+	if err := writeAnalysis(rep, *out, stdout); err != nil {
 		fmt.Fprintf(stderr, "arena analyze: %v\n", err)
 		return 1
 	}
-	if *out != "" {
-		if err := rep.WriteFile(*out); err != nil {
-			fmt.Fprintf(stderr, "arena analyze: %v\n", err)
-			return 1
-		}
-		fmt.Fprintf(stdout, "report written to %s\n", *out)
-	}
 	return 0
+}
+
+// writeAnalysis prints the analysis and, with out set, writes it as JSON.
+func writeAnalysis(rep tracker.Analysis, out string, stdout io.Writer) error {
+	if err := rep.Render(stdout); err != nil {
+		return err
+	}
+	if out == "" {
+		return nil
+	}
+	if err := rep.WriteFile(out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "report written to %s\n", out)
+	return nil
+}
+
+// openGames opens the games to judge: "-" is standard input, a run
+// directory its games.pgn. A file without games is an error before
+// Stockfish starts (standard input is checked after the analysis instead: it
+// cannot be read twice). name is the file actually opened.
+func openGames(arg string) (in io.ReadCloser, name string, err error) {
+	if arg == "-" {
+		return io.NopCloser(os.Stdin), arg, nil
+	}
+	name = arg
+	if st, err := os.Stat(name); err == nil && st.IsDir() {
+		name = filepath.Join(name, output.PGNFile)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, name, err
+	}
+	if _, err := pgn.NewReader(f).Next(); err == io.EOF {
+		f.Close()
+		return nil, name, fmt.Errorf("%s: no games (expected a PGN file of games)", name)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return nil, name, err
+	}
+	return f, name, nil
 }

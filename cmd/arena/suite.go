@@ -101,6 +101,26 @@ func positiveInt(s string) (int64, error) {
 	return n, nil
 }
 
+// suiteLimitFlags defines --movetime, --nodes and --depth, each adding a
+// column per value to limits.
+func suiteLimitFlags(fs *flag.FlagSet, limits *[]engines.Limits) {
+	fs.Var(listFlag{limits: limits, parse: func(s string) (engines.Limits, error) {
+		d, err := config.ParseDuration(s)
+		if err != nil || d <= 0 {
+			return engines.Limits{}, fmt.Errorf("%q: expected a duration such as 100ms or 1s", s)
+		}
+		return engines.Limits{MoveTime: d}, nil
+	}}, "movetime", "search each position for `D[,D...]` (a column per value; default 1s without --nodes or --depth)")
+	fs.Var(listFlag{limits: limits, parse: func(s string) (engines.Limits, error) {
+		n, err := positiveInt(s)
+		return engines.Limits{Nodes: n}, err
+	}}, "nodes", "search each position for `N[,N...]` nodes (a column per value)")
+	fs.Var(listFlag{limits: limits, parse: func(s string) (engines.Limits, error) {
+		n, err := positiveInt(s)
+		return engines.Limits{Depth: int(n)}, err
+	}}, "depth", "search each position to depth `N[,N...]` (a column per value)")
+}
+
 func runSuite(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("suite", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -109,21 +129,7 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&engs, "engine", "a built-in `ENGINE` or cmd=COMMAND (an external UCI engine); repeat for a column per engine")
 	fs.Var(suiteOption{&engs}, "option", "`NAME=VALUE` option of the --engine before it (repeatable)")
 	fs.Var(suiteName{&engs}, "name", "`LABEL` of the --engine before it (default: its name and options)")
-	fs.Var(listFlag{limits: &limits, parse: func(s string) (engines.Limits, error) {
-		d, err := config.ParseDuration(s)
-		if err != nil || d <= 0 {
-			return engines.Limits{}, fmt.Errorf("%q: expected a duration such as 100ms or 1s", s)
-		}
-		return engines.Limits{MoveTime: d}, nil
-	}}, "movetime", "search each position for `D[,D...]` (a column per value; default 1s without --nodes or --depth)")
-	fs.Var(listFlag{limits: &limits, parse: func(s string) (engines.Limits, error) {
-		n, err := positiveInt(s)
-		return engines.Limits{Nodes: n}, err
-	}}, "nodes", "search each position for `N[,N...]` nodes (a column per value)")
-	fs.Var(listFlag{limits: &limits, parse: func(s string) (engines.Limits, error) {
-		n, err := positiveInt(s)
-		return engines.Limits{Depth: int(n)}, err
-	}}, "depth", "search each position to depth `N[,N...]` (a column per value)")
+	suiteLimitFlags(fs, &limits)
 	concurrency := fs.Int("concurrency", 1, "positions searched at once, each by its own engine process")
 	csvPath := fs.String("csv", "", "write one row per engine and position to `OUT.csv`")
 	fs.Usage = func() {
@@ -171,22 +177,13 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	cols := suite.Columns(configs, limits)
-	from := strings.Join(files, ", ")
-	if len(files) > 3 {
-		from = fmt.Sprintf("%d files", len(files))
-	}
-	fmt.Fprintf(stdout, "%d positions from %s; %d column(s), %d at a time\n", len(positions), from, len(cols), *concurrency)
+	fmt.Fprintf(stdout, "%d positions from %s; %d column(s), %d at a time\n", len(positions), fileList(files), len(cols), *concurrency)
 	ctx, stop := interruptContext()
 	defer stop()
 	results, runErr := suite.Run(ctx, cols, positions, suite.Options{Binary: binary, Concurrency: *concurrency, Progress: stderr})
-	fmt.Fprintln(stdout)
-	suite.WriteTable(stdout, cols, positions, results)
-	if *csvPath != "" {
-		if err := suite.WriteCSV(*csvPath, cols, positions, results); err != nil {
-			fmt.Fprintf(stderr, "arena suite: %v\n", err)
-			return 1
-		}
-		fmt.Fprintf(stdout, "per-position results: %s\n", *csvPath)
+	if err := writeSuiteResults(stdout, *csvPath, cols, positions, results); err != nil {
+		fmt.Fprintf(stderr, "arena suite: %v\n", err)
+		return 1
 	}
 	switch {
 	case errors.Is(runErr, ctx.Err()) && runErr != nil:
@@ -197,6 +194,29 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// fileList names the files, or only counts them when there are many.
+func fileList(files []string) string {
+	if len(files) > 3 {
+		return fmt.Sprintf("%d files", len(files))
+	}
+	return strings.Join(files, ", ")
+}
+
+// writeSuiteResults prints the table of what was searched and, with csvPath
+// set, writes the per-position CSV.
+func writeSuiteResults(stdout io.Writer, csvPath string, cols []suite.Column, positions []*suite.Position, results [][]suite.Result) error {
+	fmt.Fprintln(stdout)
+	suite.WriteTable(stdout, cols, positions, results)
+	if csvPath == "" {
+		return nil
+	}
+	if err := suite.WriteCSV(csvPath, cols, positions, results); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "per-position results: %s\n", csvPath)
+	return nil
 }
 
 // suiteEngineConfigs checks every --engine as a config's engines: entry
