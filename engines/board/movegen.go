@@ -25,6 +25,10 @@ func (p *Position) GenerateCaptures(ml *MoveList) { ml.Len = p.generate(ml, true
 // captureFlag returns flagCapture when sq is in opp.
 func captureFlag(opp Bitboard, sq Square) Move { return Move(opp>>(sq&63)&1) << 15 }
 
+// generate writes the legal moves (or, tactical, the captures and
+// promotions) to ml and returns how many. It is the move generator's hot
+// path: the helpers take the moves array and the count n and return the new
+// count, so nothing is allocated and no slice header is rebuilt.
 func (p *Position) generate(ml *MoveList, tactical bool) int {
 	us := p.stm()
 	them := us ^ 1
@@ -33,8 +37,6 @@ func (p *Position) generate(ml *MoveList, tactical bool) int {
 	occ := own | opp
 	ksq := p.pieceBB[ub|kingIdx].LSB() & 63
 	moves := &ml.Moves
-	// n is a uint8 so that indexing the 256-entry array needs no bounds check.
-	var n uint8
 
 	eRQ := p.pieceBB[tb|rookIdx] | p.pieceBB[tb|queenIdx]
 	eBQ := p.pieceBB[tb|bishopIdx] | p.pieceBB[tb|queenIdx]
@@ -42,20 +44,7 @@ func (p *Position) generate(ml *MoveList, tactical bool) int {
 		pawnAttacks[us][ksq]&p.pieceBB[tb|pawnIdx] |
 		rookAttacks(ksq, occ)&eRQ | bishopAttacks(ksq, occ)&eBQ
 
-	// King: a destination is safe if no enemy attacks it once the king has
-	// left its square (so it cannot step back along a checking ray).
-	targets := kingAttacks[ksq] &^ own
-	if tactical {
-		targets &= opp
-	}
-	occNoKing := occ ^ SquareBB(ksq)
-	for targets != 0 {
-		to := targets.PopLSB()
-		if p.attackersTo(to, them, occNoKing) == 0 {
-			moves[n] = newMove(ksq, to, captureFlag(opp, to))
-			n++
-		}
-	}
+	n := p.genKing(moves, 0, ksq, them, own, opp, occ, tactical)
 	if checkers.more() {
 		return int(n)
 	}
@@ -80,46 +69,11 @@ func (p *Position) generate(ml *MoveList, tactical bool) int {
 	if tactical {
 		pieceMask &= opp
 	}
-	bb := p.pieceBB[ub|knightIdx] &^ pinned
-	for bb != 0 {
-		from := bb.PopLSB()
-		att := knightAttacks[from&63] & pieceMask
-		for att != 0 {
-			to := att.PopLSB()
-			moves[n] = newMove(from, to, captureFlag(opp, to))
-			n++
-		}
-	}
-	bb = p.pieceBB[ub|bishopIdx] | p.pieceBB[ub|queenIdx]
-	for bb != 0 {
-		from := bb.PopLSB()
-		att := bishopAttacks(from, occ) & pieceMask
-		if pinned.Has(from) {
-			att &= line[ksq][from&63]
-		}
-		for att != 0 {
-			to := att.PopLSB()
-			moves[n] = newMove(from, to, captureFlag(opp, to))
-			n++
-		}
-	}
-	bb = p.pieceBB[ub|rookIdx] | p.pieceBB[ub|queenIdx]
-	for bb != 0 {
-		from := bb.PopLSB()
-		att := rookAttacks(from, occ) & pieceMask
-		if pinned.Has(from) {
-			att &= line[ksq][from&63]
-		}
-		for att != 0 {
-			to := att.PopLSB()
-			moves[n] = newMove(from, to, captureFlag(opp, to))
-			n++
-		}
-	}
+	n = p.genPieces(moves, n, ub, ksq, pinned, pieceMask, opp, occ)
 
 	pawns := p.pieceBB[ub|pawnIdx]
 	n = p.genPawns(moves, n, pawns&^pinned, checkMask, opp, occ, tactical)
-	for bb = pawns & pinned; bb != 0; {
+	for bb := pawns & pinned; bb != 0; {
 		from := bb.PopLSB()
 		n = p.genPawns(moves, n, SquareBB(from), checkMask&line[ksq][from&63], opp, occ, tactical)
 	}
@@ -132,6 +86,69 @@ func (p *Position) generate(ml *MoveList, tactical bool) int {
 		n = p.genCastling(moves, n, occ)
 	}
 	return int(n)
+}
+
+// genKing adds the king's moves from ksq. A destination is safe if no enemy
+// attacks it once the king has left its square (so it cannot step back along
+// a checking ray). n is a uint8 here and in the other helpers so that
+// indexing the 256-entry array needs no bounds check.
+func (p *Position) genKing(moves *[maxMoves]Move, n uint8, ksq Square, them Color, own, opp, occ Bitboard, tactical bool) uint8 {
+	targets := kingAttacks[ksq] &^ own
+	if tactical {
+		targets &= opp
+	}
+	occNoKing := occ ^ SquareBB(ksq)
+	for targets != 0 {
+		to := targets.PopLSB()
+		if p.attackersTo(to, them, occNoKing) == 0 {
+			moves[n] = newMove(ksq, to, captureFlag(opp, to))
+			n++
+		}
+	}
+	return n
+}
+
+// genPieces adds the knight, bishop, rook and queen moves of the side whose
+// pieces are at ub that land in mask; pinned pieces stay on their pin ray
+// (a pinned knight never moves).
+func (p *Position) genPieces(moves *[maxMoves]Move, n uint8, ub Piece, ksq Square, pinned, mask, opp, occ Bitboard) uint8 {
+	bb := p.pieceBB[ub|knightIdx] &^ pinned
+	for bb != 0 {
+		from := bb.PopLSB()
+		att := knightAttacks[from&63] & mask
+		for att != 0 {
+			to := att.PopLSB()
+			moves[n] = newMove(from, to, captureFlag(opp, to))
+			n++
+		}
+	}
+	bb = p.pieceBB[ub|bishopIdx] | p.pieceBB[ub|queenIdx]
+	for bb != 0 {
+		from := bb.PopLSB()
+		att := bishopAttacks(from, occ) & mask
+		if pinned.Has(from) {
+			att &= line[ksq][from&63]
+		}
+		for att != 0 {
+			to := att.PopLSB()
+			moves[n] = newMove(from, to, captureFlag(opp, to))
+			n++
+		}
+	}
+	bb = p.pieceBB[ub|rookIdx] | p.pieceBB[ub|queenIdx]
+	for bb != 0 {
+		from := bb.PopLSB()
+		att := rookAttacks(from, occ) & mask
+		if pinned.Has(from) {
+			att &= line[ksq][from&63]
+		}
+		for att != 0 {
+			to := att.PopLSB()
+			moves[n] = newMove(from, to, captureFlag(opp, to))
+			n++
+		}
+	}
+	return n
 }
 
 // genPawns adds the pushes, captures and promotions of pawns whose
