@@ -9,6 +9,7 @@ import (
 
 	"arena/engines"
 	"arena/engines/internal/enginetest"
+	"arena/engines/uci/ucitest"
 )
 
 func newEngine(t testing.TB, opts map[string]string) *Engine {
@@ -304,7 +305,7 @@ func TestModelErrors(t *testing.T) {
 }
 
 func TestUCI(t *testing.T) {
-	c := enginetest.UCI(t, Name, map[string]string{"model": enginetest.SafetensorsModel(t)}, map[string]string{"batch": "4", "mate_detection": "true"})
+	c := ucitest.Serve(t, Name, map[string]string{"model": enginetest.SafetensorsModel(t)}, map[string]string{"batch": "4", "mate_detection": "true"})
 	c.NewGame()
 	pos := engines.Position{Moves: []string{"e2e4"}}
 	res, err := c.Search(context.Background(), pos, engines.Limits{Nodes: 200}, nil)

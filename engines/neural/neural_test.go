@@ -15,6 +15,7 @@ import (
 	"arena/engines/internal/nnengine"
 	"arena/engines/nn"
 	"arena/engines/uci"
+	"arena/engines/uci/ucitest"
 )
 
 func newEngine(t testing.TB, opts map[string]string) *Engine {
@@ -206,7 +207,7 @@ func TestSafetensorsModel(t *testing.T) {
 }
 
 func TestUCI(t *testing.T) {
-	c := enginetest.UCI(t, Name, map[string]string{"model": enginetest.Model(t)}, map[string]string{"seed": "3"})
+	c := ucitest.Serve(t, Name, map[string]string{"model": enginetest.Model(t)}, map[string]string{"seed": "3"})
 	c.NewGame()
 	pos := engines.Position{Moves: []string{"e2e4", "e7e5"}}
 	res, err := c.Search(context.Background(), pos, engines.Limits{MoveTime: time.Second}, nil)

@@ -11,6 +11,7 @@ import (
 	"arena/engines/board"
 	"arena/engines/internal/enginetest"
 	"arena/engines/nn"
+	"arena/engines/uci/ucitest"
 )
 
 func newEngine(t testing.TB, opts map[string]string) *Engine {
@@ -264,7 +265,7 @@ func TestModelErrors(t *testing.T) {
 }
 
 func TestUCI(t *testing.T) {
-	c := enginetest.UCI(t, Name, map[string]string{"model": enginetest.Model(t)}, map[string]string{"depth": "1"})
+	c := ucitest.Serve(t, Name, map[string]string{"model": enginetest.Model(t)}, map[string]string{"depth": "1"})
 	c.NewGame()
 	pos := engines.Position{FEN: enginetest.MatesInOne[3]}
 	res, err := c.Search(context.Background(), pos, engines.Limits{MoveTime: 5 * time.Second}, nil)

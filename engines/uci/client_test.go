@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"arena/engines"
+	"arena/engines/internal/enginetest"
 )
 
 const stockfishPath = "/usr/games/stockfish"
@@ -111,7 +112,7 @@ func TestStockfishDepthSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkLegal(t, pos, res.Move)
+	enginetest.CheckLegal(t, pos, res.Move)
 	if res.Depth != 8 || len(res.PV) == 0 || res.Nodes <= 0 || res.Time <= 0 {
 		t.Errorf("result %+v: want depth 8, a PV, nodes and time", res)
 	}
@@ -134,13 +135,13 @@ func TestStockfishMoveTimeSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkLegal(t, pos, res.Move)
+	enginetest.CheckLegal(t, pos, res.Move)
 	// Clock search as well: the client sends wtime/btime/winc/binc.
 	res, err = c.Search(context.Background(), pos, engines.Limits{WTime: time.Second, BTime: time.Second, WInc: 10 * time.Millisecond, BInc: 10 * time.Millisecond}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkLegal(t, pos, res.Move)
+	enginetest.CheckLegal(t, pos, res.Move)
 }
 
 func TestStockfishMate(t *testing.T) {
@@ -178,7 +179,7 @@ func TestStockfishStopInfinite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkLegal(t, engines.Position{}, res.Move)
+	enginetest.CheckLegal(t, engines.Position{}, res.Move)
 	if res.Depth < 6 {
 		t.Errorf("depth %d, want at least 6 before the stop", res.Depth)
 	}
@@ -187,7 +188,7 @@ func TestStockfishStopInfinite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkLegal(t, engines.Position{}, res.Move)
+	enginetest.CheckLegal(t, engines.Position{}, res.Move)
 }
 
 // fake starts the test binary as a misbehaving engine (see fakeEngine).

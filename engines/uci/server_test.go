@@ -12,6 +12,7 @@ import (
 
 	"arena/engines"
 	"arena/engines/board"
+	"arena/engines/internal/enginetest"
 )
 
 // testEngine plays the legal move at index "Move Index" (modulo the number
@@ -180,7 +181,7 @@ func TestServerSearch(t *testing.T) {
 	s.send("uci", "ucinewgame", "position startpos moves e2e4 e7e5", "go movetime 50")
 	best, before := s.expect("bestmove")
 	pos := engines.Position{Moves: []string{"e2e4", "e7e5"}}
-	checkLegal(t, pos, strings.Fields(best)[1])
+	enginetest.CheckLegal(t, pos, strings.Fields(best)[1])
 	// The final line before bestmove has the search's total, not the count
 	// of the last iteration's report.
 	if got := before[len(before)-1]; got != "info depth 1 seldepth 2 score cp 12 nodes 34 nps 11333 time 3 pv "+strings.Fields(best)[1] {
@@ -215,7 +216,7 @@ func TestServerInfiniteWaitsForStop(t *testing.T) {
 	}
 	s.send("stop")
 	best, _ := s.expect("bestmove")
-	checkLegal(t, engines.Position{}, strings.Fields(best)[1])
+	enginetest.CheckLegal(t, engines.Position{}, strings.Fields(best)[1])
 	for _, l := range s.sync() {
 		if strings.HasPrefix(l, "bestmove") {
 			t.Errorf("a second bestmove %q for one go", l)
@@ -230,7 +231,7 @@ func TestServerStopBlockingEngine(t *testing.T) {
 	s.sync() // isready is answered while the engine is busy
 	s.send("stop")
 	best, _ := s.expect("bestmove")
-	checkLegal(t, engines.Position{}, strings.Fields(best)[1])
+	enginetest.CheckLegal(t, engines.Position{}, strings.Fields(best)[1])
 	// quit during a search stops it and answers its bestmove first.
 	s.send("go infinite", "quit")
 	s.expect("bestmove")
@@ -407,7 +408,7 @@ func TestClientAgainstServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkLegal(t, pos, res.Move)
+	enginetest.CheckLegal(t, pos, res.Move)
 	// The iteration's report, then the final total.
 	if len(infos) != 3 || infos[0].String != "searching wild" || infos[1].Depth != 1 || infos[1].Score.CP != 12 || infos[1].Time != 2*time.Millisecond ||
 		infos[2].Nodes != infos[1].Nodes+5 || infos[2].Time != 3*time.Millisecond {
@@ -427,7 +428,7 @@ func TestClientAgainstServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkLegal(t, pos, res.Move)
+	enginetest.CheckLegal(t, pos, res.Move)
 	// A position the built-in engine cannot accept is an engine error (the
 	// arena records the game as abandoned by that engine), not a move
 	// from the previous position.
@@ -439,7 +440,7 @@ func TestClientAgainstServer(t *testing.T) {
 	if res, err := c.Search(context.Background(), pos, engines.Limits{Depth: 1}, nil); err != nil {
 		t.Errorf("search after a rejected position: %v", err)
 	} else {
-		checkLegal(t, pos, res.Move)
+		enginetest.CheckLegal(t, pos, res.Move)
 	}
 	if err := c.Close(); err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 
 	"arena/engines"
 	"arena/engines/internal/enginetest"
+	"arena/engines/uci/ucitest"
 
 	// The built-in engines register themselves.
 	_ "arena/engines/giraffe"
@@ -53,7 +54,7 @@ func TestConformanceOverUCI(t *testing.T) {
 		s := subject(t, name)
 		s.Name = "uci " + name
 		s.New = func(t *testing.T, opts map[string]string) engines.Engine {
-			return enginetest.UCI(t, name, enginetest.Options(t, name, nil), opts)
+			return ucitest.Serve(t, name, enginetest.Options(t, name, nil), opts)
 		}
 		t.Run(name, func(t *testing.T) { enginetest.Conformance(t, s) })
 	}

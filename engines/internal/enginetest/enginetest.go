@@ -4,7 +4,6 @@ package enginetest
 
 import (
 	"context"
-	"io"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -15,7 +14,6 @@ import (
 	"arena/engines/board"
 	"arena/engines/nn"
 	"arena/engines/nn/nets"
-	"arena/engines/uci"
 )
 
 // Model returns the path of the random-weight ValueNet fixture committed by
@@ -152,37 +150,6 @@ func Search(t testing.TB, e engines.Engine, pos engines.Position, lim engines.Li
 	}
 	CheckLegal(t, pos, res.Move)
 	return res
-}
-
-// UCI serves the registered engine name with the initial options over
-// in-process pipes, as "arena uci NAME --option ..." does, and connects the
-// UCI client to it with the client options. The client is closed and the
-// server's result checked when the test ends.
-func UCI(t *testing.T, name string, initial, clientOpts map[string]string) *uci.Client {
-	t.Helper()
-	spec, err := engines.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	served := make(chan error, 1)
-	go func() {
-		err := uci.Serve(spec, initial, inR, outW)
-		outW.Close()
-		served <- err
-	}()
-	c, err := uci.Connect(context.Background(), outR, inW, uci.ClientConfig{Command: "arena uci " + name, Options: clientOpts})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		c.Close()
-		if err := <-served; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	return c
 }
 
 // InfoStrings joins the free-text info lines of infos.
