@@ -39,13 +39,7 @@ func runTrainGiraffe(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&cfg.ValFraction, "val", 0.1, "share of the positions held out for validation")
 	fs.IntVar(&cfg.Workers, "workers", 2, "goroutines per training step")
 	fs.BoolVar(&cfg.Mirror, "mirror", true, "also train on every training position with the colours swapped (score negated)")
-	td := giraffe.TDLeafConfig{}
-	fs.IntVar(&td.Iterations, "td-iterations", 0, "TD-Leaf(lambda) self-play iterations from the --data positions instead of supervised training (0: supervised)")
-	fs.IntVar(&td.Batch, "td-batch", 256, "TD-Leaf: start positions per iteration")
-	fs.IntVar(&td.Moves, "td-moves", 12, "TD-Leaf: self-play moves from each start position")
-	fs.Float64Var(&td.Lambda, "td-lambda", 0.7, "TD-Leaf: lambda")
-	fs.IntVar(&td.Nodes, "td-nodes", 500, "TD-Leaf: nodes a search")
-	fs.Float64Var(&td.LR, "td-lr", 1e-4, "TD-Leaf: Adam learning rate")
+	td := tdLeafFlags(fs)
 	if code, ok := parseTrainFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -72,7 +66,7 @@ func runTrainGiraffe(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	if td.Iterations > 0 {
 		td.Seed, td.Workers, td.Progress = cfg.Seed, cfg.Workers, stderr
-		return runTDLeaf(ctx, td, cfg, *out, strings.Join(names, ", "), stdout, stderr)
+		return runTDLeaf(ctx, *td, cfg, *out, strings.Join(names, ", "), stdout, stderr)
 	}
 	res, err := giraffe.Train(ctx, cfg)
 	if err != nil && !errors.Is(err, context.Canceled) {
@@ -83,15 +77,7 @@ func runTrainGiraffe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "arena train giraffe: interrupted before the first epoch ended; nothing saved")
 		return 130
 	}
-	meta := map[string]string{
-		"training": fmt.Sprintf("arena train giraffe: %d positions from %s (%d train, %d validation), target tanh(cp/543.2), "+
-			"%d epochs of batch %d, Adam lr %g, mirrored copies %v, seed %d; best epoch %d, train MSE %.5f, validation MSE %.5f, %s",
-			len(cfg.Records), strings.Join(names, ", "), res.Train, res.Val, cfg.Epochs, cfg.Batch, cfg.LR, cfg.Mirror, cfg.Seed,
-			res.BestEpoch, res.TrainLoss, res.ValLoss, res.Elapsed.Round(time.Second)),
-		"val_loss":  strconv.FormatFloat(res.ValLoss, 'f', 6, 64),
-		"positions": strconv.Itoa(len(cfg.Records)),
-	}
-	if err := res.Model.Save(*out, meta); err != nil {
+	if err := res.Model.Save(*out, giraffeTrainingMeta(cfg, res, names)); err != nil {
 		fmt.Fprintf(stderr, "arena train giraffe: %v\n", err)
 		return 1
 	}
@@ -101,6 +87,30 @@ func runTrainGiraffe(args []string, stdout, stderr io.Writer) int {
 		return 130
 	}
 	return 0
+}
+
+// tdLeafFlags defines the --td-* flags of TD-Leaf training.
+func tdLeafFlags(fs *flag.FlagSet) *giraffe.TDLeafConfig {
+	td := &giraffe.TDLeafConfig{}
+	fs.IntVar(&td.Iterations, "td-iterations", 0, "TD-Leaf(lambda) self-play iterations from the --data positions instead of supervised training (0: supervised)")
+	fs.IntVar(&td.Batch, "td-batch", 256, "TD-Leaf: start positions per iteration")
+	fs.IntVar(&td.Moves, "td-moves", 12, "TD-Leaf: self-play moves from each start position")
+	fs.Float64Var(&td.Lambda, "td-lambda", 0.7, "TD-Leaf: lambda")
+	fs.IntVar(&td.Nodes, "td-nodes", 500, "TD-Leaf: nodes a search")
+	fs.Float64Var(&td.LR, "td-lr", 1e-4, "TD-Leaf: Adam learning rate")
+	return td
+}
+
+// giraffeTrainingMeta is the saved net's metadata: how it was trained.
+func giraffeTrainingMeta(cfg giraffe.TrainConfig, res giraffe.TrainResult, names []string) map[string]string {
+	return map[string]string{
+		"training": fmt.Sprintf("arena train giraffe: %d positions from %s (%d train, %d validation), target tanh(cp/543.2), "+
+			"%d epochs of batch %d, Adam lr %g, mirrored copies %v, seed %d; best epoch %d, train MSE %.5f, validation MSE %.5f, %s",
+			len(cfg.Records), strings.Join(names, ", "), res.Train, res.Val, cfg.Epochs, cfg.Batch, cfg.LR, cfg.Mirror, cfg.Seed,
+			res.BestEpoch, res.TrainLoss, res.ValLoss, res.Elapsed.Round(time.Second)),
+		"val_loss":  strconv.FormatFloat(res.ValLoss, 'f', 6, 64),
+		"positions": strconv.Itoa(len(cfg.Records)),
+	}
 }
 
 // runTDLeaf trains the --init net (default: the shipped one) by TD-Leaf
