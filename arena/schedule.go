@@ -3,6 +3,7 @@ package arena
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,12 +27,21 @@ type openingSeq struct {
 	rng       *rand.Rand
 	pass      int // the pass perm belongs to; -1 before the first
 	perm      []int
+	seed      int64
+	cum       []float64 // weighted order: the openings' cumulative weights
 }
 
-func newOpeningSeq(n int, order string, start int, seed int64) *openingSeq {
-	s := &openingSeq{n: n, offset: max(start-1, 0), random: order == "random", pass: -1} // start is 0 in configs resolved before it existed
+func newOpeningSeq(book []openings.Opening, order string, start int, seed int64) *openingSeq {
+	s := &openingSeq{n: len(book), offset: max(start-1, 0), random: order == openings.OrderRandom, pass: -1, seed: seed} // start is 0 in configs resolved before it existed
 	if s.random {
 		s.rng = rand.New(rand.NewPCG(uint64(seed), 0x6f70656e696e6773)) // "openings"
+	}
+	if order == openings.OrderWeighted {
+		total := 0.0
+		for _, o := range book {
+			total += o.Weight
+			s.cum = append(s.cum, total)
+		}
 	}
 	return s
 }
@@ -39,7 +49,10 @@ func newOpeningSeq(n int, order string, start int, seed int64) *openingSeq {
 // at returns the book index of use i (0-based).
 func (s *openingSeq) at(i int) int {
 	p := s.offset + i
-	if !s.random {
+	switch {
+	case s.cum != nil:
+		return s.weighted(p)
+	case !s.random:
 		return p % s.n
 	}
 	for s.pass < p/s.n {
@@ -47,6 +60,22 @@ func (s *openingSeq) at(i int) int {
 		s.pass++
 	}
 	return s.perm[p%s.n]
+}
+
+// weighted draws use p's opening in proportion to the weights, from a
+// generator of its own seeded by the run's seed and p: a use's opening
+// depends on nothing else (not on the uses before it, the shard, or a
+// resume).
+func (s *openingSeq) weighted(p int) int {
+	rng := rand.New(rand.NewPCG(uint64(s.seed), splitmix(uint64(p))^0x7765696768746564)) // "weighted"
+	x := rng.Float64() * s.cum[len(s.cum)-1]
+	i, _ := slices.BinarySearchFunc(s.cum, x, func(c, x float64) int {
+		if c <= x {
+			return -1
+		}
+		return 1
+	})
+	return min(i, s.n-1)
 }
 
 // scheduleIter yields the games of a match in order: each pairing of
@@ -71,7 +100,7 @@ type scheduleIter struct {
 func newSchedule(cfg *config.Config, book []openings.Opening, shard record.Shard) *scheduleIter {
 	s := &scheduleIter{cfg: cfg, ps: cfg.Pairings(), openings: book, shard: shard}
 	if len(book) > 0 {
-		s.seq = newOpeningSeq(len(book), cfg.Openings.Order, cfg.Openings.Start, cfg.Seed)
+		s.seq = newOpeningSeq(book, cfg.Openings.Order, cfg.Openings.Start, cfg.Seed)
 	}
 	return s
 }

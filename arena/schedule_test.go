@@ -88,7 +88,7 @@ func TestShardParsingAndEnv(t *testing.T) {
 // around, or with order random a seeded shuffle, reshuffled each time the
 // book is used up, read from position start of that sequence.
 func openingOrder(n, count int, order string, start int, seed int64) []int {
-	seq := newOpeningSeq(n, order, start, seed)
+	seq := newOpeningSeq(make([]openings.Opening, n), order, start, seed)
 	idx := make([]int, count)
 	for i := range idx {
 		idx[i] = seq.at(i)

@@ -78,7 +78,7 @@ func TestConfigErrors(t *testing.T) {
 		{"judge key", "judge: {depth: 8, deep: 1}\nlimits: {depth: 1}\n" + twoEngines,
 			[]string{`x.yaml:1: judge.deep: unknown key "deep" (valid keys: engine, depth, cap, mate_score`}},
 		{"openings order", "openings: {file: x.epd, order: shuffled}\nlimits: {depth: 1}\n" + twoEngines,
-			[]string{`x.yaml:1: openings.order: "shuffled" is not an order (expected sequential or random)`}},
+			[]string{`x.yaml:1: openings.order: "shuffled" is not an order (expected sequential, random or weighted)`}},
 		{"openings file missing", "openings: {file: /nonexistent/book.epd}\nlimits: {depth: 1}\n" + twoEngines,
 			[]string{`x.yaml:1: openings.file: file "/nonexistent/book.epd" not found`}},
 		{"yaml syntax", "games: [1,\n",

@@ -60,7 +60,7 @@ func TestPolyglotOpenings(t *testing.T) {
 		t.Fatalf("openings %+v, want %+v", ops, want)
 	}
 	for i := range want {
-		if ops[i] != want[i] {
+		if ops[i].FEN != want[i].FEN || ops[i].Name != want[i].Name {
 			t.Errorf("opening %d: %+v, want %+v", i+1, ops[i], want[i])
 		}
 	}

@@ -183,8 +183,8 @@ func (d *decoder) openings(n *yaml.Node, path string) (*openings.Config, error) 
 		case "file":
 			o.File, err = d.str(v, kp)
 		case "order":
-			if o.Order, err = d.str(v, kp); err == nil && o.Order != "sequential" && o.Order != "random" {
-				err = d.errorf(v, kp, "%q is not an order (expected sequential or random)", o.Order)
+			if o.Order, err = d.str(v, kp); err == nil && !slices.Contains([]string{openings.OrderSequential, openings.OrderRandom, openings.OrderWeighted}, o.Order) {
+				err = d.errorf(v, kp, "%q is not an order (expected sequential, random or weighted)", o.Order)
 			}
 		case "format":
 			if o.Format, err = d.str(v, kp); err == nil && !slices.Contains([]string{openings.FormatEPD, openings.FormatPGN, openings.FormatPolyglot}, o.Format) {
@@ -217,12 +217,15 @@ func (d *decoder) openings(n *yaml.Node, path string) (*openings.Config, error) 
 		return nil, d.errorf(keyNode(n, "plies"), path+".plies", "only for PGN and Polyglot books (%s is an EPD/FEN file, whose lines are the openings)", filepath.Base(file))
 	case o.Plies == 0 && format == openings.FormatPolyglot:
 		return nil, d.errorf(n, path+".plies", "missing: how many plies to follow the Polyglot book %s (e.g. plies: 8)", filepath.Base(file))
+	case o.Order == openings.OrderWeighted && format != openings.FormatPolyglot:
+		return nil, d.errorf(keyNode(n, "order"), path+".order", "weighted draws by a Polyglot book's move weights; %s (format %s) has none (use sequential or random)", filepath.Base(file), format)
 	}
 	ops, err := openings.Load(*o)
 	if err != nil {
 		return nil, d.errorf(n, path+".file", "%v", err)
 	}
-	if o.Start > len(ops) {
+	// A weighted draw's start is a use number, not a line of the book.
+	if o.Start > len(ops) && o.Order != openings.OrderWeighted {
 		return nil, d.errorf(keyNode(n, "start"), path+".start", "%d is beyond the book's %d openings", o.Start, len(ops))
 	}
 	return o, nil

@@ -20,7 +20,7 @@ import (
 // its start positions are used.
 type Config struct {
 	File  string `yaml:"file"`
-	Order string `yaml:"order"` // sequential or random
+	Order string `yaml:"order"` // OrderSequential, OrderRandom or OrderWeighted
 	Plies int    `yaml:"plies"` // PGN and Polyglot books: the position after this many plies (0: all for PGN)
 	Start int    `yaml:"start"` // 1-based: the first opening used, in the book's (or shuffled) order
 
@@ -32,6 +32,10 @@ type Config struct {
 type Opening struct {
 	FEN  string `json:"fen"`
 	Name string `json:"name"` // the EPD id opcode, the PGN's Opening/ECO tags, or file:line
+	// Weight is a Polyglot line's chance of being drawn move by move in
+	// proportion to the book's weights (order: weighted); 0 for EPD and
+	// PGN books.
+	Weight float64 `json:"weight,omitempty"`
 }
 
 // Load reads the book named by cfg: an EPD file (.epd, .fen, or any

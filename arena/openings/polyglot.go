@@ -17,6 +17,18 @@ const (
 	FormatPolyglot = "polyglot"
 )
 
+// Opening orders of openings.order.
+const (
+	OrderSequential = "sequential" // the book's order
+	OrderRandom     = "random"     // shuffled by the run's seed, each opening once per pass
+	// OrderWeighted draws every opening of a Polyglot book in proportion to
+	// its Weight: as if each game walked the book from the start position,
+	// drawing every move in proportion to its book weight, as cutechess's
+	// and engines' book moves are drawn. The draw for each use of the book
+	// is seeded by the run's seed and the use (arena/schedule.go).
+	OrderWeighted = "weighted"
+)
+
 // maxPolyglotLines bounds the openings taken from a Polyglot book: its tree
 // grows fast with plies, and a cut that deep is a mistake better reported
 // than played.
@@ -59,7 +71,7 @@ func polyglotOpenings(cfg Config) ([]Opening, error) {
 		if len(l.Moves) == 0 {
 			continue // the start position itself: the book has no move for it
 		}
-		ops = append(ops, Opening{FEN: l.FEN, Name: filepath.Base(cfg.File) + ": " + strings.Join(l.Moves, " ")})
+		ops = append(ops, Opening{FEN: l.FEN, Name: filepath.Base(cfg.File) + ": " + strings.Join(l.Moves, " "), Weight: l.Weight})
 	}
 	if len(ops) == 0 {
 		return nil, fmt.Errorf("%s: no book move from the start position", cfg.File)

@@ -168,50 +168,58 @@ func epCapturable(p *board.Position, ep board.Square) bool {
 type Line struct {
 	Moves []string // UCI
 	FEN   string
+	// Weight is the probability of reaching the line's position when
+	// every move is drawn in proportion to its book weight among the
+	// moves followed (as a book-playing engine draws them); the lines'
+	// weights add up to 1, a transposition adding to its first line's.
+	Weight float64
 }
 
 // Lines returns every line of the book from start, following each move
 // with a nonzero weight, cut at plies plies (or where the book has no move
-// or a position repeats), in order of the book's weights, heaviest first;
-// a line reaching the position of an earlier one (a transposition) is left
-// out.
+// or every book move repeats a position of the line), in order of the
+// book's weights, heaviest first; a line reaching the position of an
+// earlier one (a transposition) is left out and its weight added to that
+// line's.
 // More than max lines is an error, so a large book with a deep cut fails
 // clearly instead of filling memory.
 func (b *Book) Lines(start *board.Position, plies, max int) ([]Line, error) {
 	var out []Line
-	reached := map[uint64]bool{}
-	var walk func(p *board.Position, moves []string, seen map[uint64]bool) error
-	walk = func(p *board.Position, moves []string, seen map[uint64]bool) error {
-		var next []Move
-		if len(moves) < plies {
-			for _, m := range b.Moves(p) {
-				if m.Weight > 0 {
-					next = append(next, m)
-				}
+	reached := map[uint64]int{} // position key -> index in out
+	var walk func(p *board.Position, moves []string, weight float64, seen map[uint64]bool) error
+	walk = func(p *board.Position, moves []string, weight float64, seen map[uint64]bool) error {
+		var next []*board.Position
+		var nextMoves []Move
+		total := 0
+		for _, m := range b.Moves(p) {
+			if len(moves) >= plies || m.Weight == 0 {
+				continue
 			}
-		}
-		if len(next) == 0 {
-			k := Key(p)
-			if reached[k] {
-				return nil // a transposition of a line already listed
-			}
-			reached[k] = true
-			if len(out) == max {
-				return fmt.Errorf("more than %d lines of %d plies (lower plies)", max, plies)
-			}
-			out = append(out, Line{Moves: slices.Clone(moves), FEN: p.FEN()})
-			return nil
-		}
-		for _, m := range next {
 			q := p.Clone()
 			mv, _ := q.ParseMove(m.UCI) // Moves returns legal moves only
 			q.MakeMove(mv)
-			k := Key(q)
-			if seen[k] {
+			if seen[Key(q)] {
 				continue
 			}
+			next, nextMoves, total = append(next, q), append(nextMoves, m), total+m.Weight
+		}
+		if len(next) == 0 {
+			k := Key(p)
+			if i, ok := reached[k]; ok {
+				out[i].Weight += weight // a transposition of a line already listed
+				return nil
+			}
+			if len(out) == max {
+				return fmt.Errorf("more than %d lines of %d plies (lower plies)", max, plies)
+			}
+			reached[k] = len(out)
+			out = append(out, Line{Moves: slices.Clone(moves), FEN: p.FEN(), Weight: weight})
+			return nil
+		}
+		for i, q := range next {
+			k := Key(q)
 			seen[k] = true
-			err := walk(q, append(moves, m.UCI), seen)
+			err := walk(q, append(moves, nextMoves[i].UCI), weight*float64(nextMoves[i].Weight)/float64(total), seen)
 			delete(seen, k)
 			if err != nil {
 				return err
@@ -219,6 +227,6 @@ func (b *Book) Lines(start *board.Position, plies, max int) ([]Line, error) {
 		}
 		return nil
 	}
-	err := walk(start, nil, map[uint64]bool{Key(start): true})
+	err := walk(start, nil, 1, map[uint64]bool{Key(start): true})
 	return out, err
 }

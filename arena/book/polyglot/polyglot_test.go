@@ -3,6 +3,7 @@ package polyglot
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -194,5 +195,45 @@ func TestReadErrors(t *testing.T) {
 	defer f.Close()
 	if b, err := Read(f, path); err != nil || len(b.entries) != len(testBook(t)) {
 		t.Errorf("read back: %v", err)
+	}
+}
+
+// Each line's weight is the chance of drawing it move by move in proportion
+// to the book's weights; a transposition adds its chance to the line it
+// reaches.
+func TestLineWeights(t *testing.T) {
+	raw := []Entry{
+		entry(t, "", "e2e4", 3),
+		entry(t, "", "g1f3", 1),
+		entry(t, "e2e4", "g8f6", 1),
+		entry(t, "e2e4 g8f6", "g1f3", 1),
+		entry(t, "e2e4 g8f6", "d2d4", 1),
+		entry(t, "g1f3", "g8f6", 1),
+		entry(t, "g1f3 g8f6", "e2e4", 1), // the position of e4 Nf6 Nf3
+	}
+	b, err := Read(bytes.NewReader(writeBook(t, raw)), "w.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, _ := board.ParseFEN(startFEN)
+	lines, err := b.Lines(start, 3, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		moves  string
+		weight float64
+	}{{"e2e4 g8f6 g1f3", 3.0/4/2 + 1.0/4}, {"e2e4 g8f6 d2d4", 3.0 / 4 / 2}}
+	if len(lines) != len(want) {
+		t.Fatalf("lines %+v, want %+v", lines, want)
+	}
+	for i, w := range want {
+		if got := strings.Join(lines[i].Moves, " "); got != w.moves || math.Abs(lines[i].Weight-w.weight) > 1e-12 {
+			t.Errorf("line %d: %s weight %v, want %s weight %v", i, got, lines[i].Weight, w.moves, w.weight)
+		}
+	}
+	lines, _ = b.Lines(start, 1, 100)
+	if len(lines) != 2 || lines[0].Weight != 0.75 || lines[1].Weight != 0.25 {
+		t.Errorf("one ply: %+v, want e2e4 0.75 and g1f3 0.25", lines)
 	}
 }
