@@ -19,6 +19,9 @@ func init() {
 }
 
 func runMatch(args []string, stdout, stderr io.Writer) int {
+	if isQuickMatch(args) {
+		return quickRun(args, stdout, stderr)
+	}
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", "", "run directory (default: output.dir/NAME-TIMESTAMP from the config)")
@@ -30,6 +33,7 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: arena run CONFIG.yaml [--out DIR] [--concurrency N] [--shard I/N]")
 		fmt.Fprintln(stderr, "       arena run --resume DIR [--concurrency N]")
+		fmt.Fprintln(stderr, "       arena run -engine OPTIONS -engine OPTIONS... [-each OPTIONS] [options]  (a quick match; arena run -engine -h)")
 		fmt.Fprintln(stderr, "\nPlays the games, judges them with Stockfish and writes games.pgn, moves.csv,")
 		fmt.Fprintln(stderr, "summary.json, summary.md and config.yaml into the run directory (see docs/arena.md).")
 		fmt.Fprintln(stderr, "A config with sweep: runs once per value, each in a subdirectory of DIR, and writes")
@@ -61,10 +65,36 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
+	var cfg *config.Config
+	if *resume == "" {
+		if cfg, err = config.Load(positional[0]); err != nil {
+			fmt.Fprintf(stderr, "arena run: %v\n", err)
+			return 1
+		}
+	}
+	_, code = play(runRequest{cfg: cfg, resume: *resume, out: *out, concurrency: *concurrency, ratingInterval: *ratingInterval, shard: shard}, stdout, stderr)
+	return code
+}
+
+// runRequest is what to play: a loaded config, or the run directory to
+// resume, with the command line's run options.
+type runRequest struct {
+	cfg            *config.Config
+	resume         string
+	out            string
+	concurrency    int
+	ratingInterval int
+	shard          record.Shard
+}
+
+// play runs a config (a YAML file's or a quick match's: the same path) or
+// resumes a run, and returns the run directory (empty when none was made)
+// and the exit status.
+func play(req runRequest, stdout, stderr io.Writer) (dir string, code int) {
 	binary, err := os.Executable()
 	if err != nil {
 		fmt.Fprintf(stderr, "arena run: cannot find the arena executable to run built-in engines: %v\n", err)
-		return 1
+		return "", 1
 	}
 	ctx, stop := interruptContext()
 	defer stop()
@@ -73,36 +103,33 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 		<-ctx.Done()
 		stop()
 	}()
-	opt := arena.Options{Binary: binary, OutDir: *out, Stdout: stdout, Terminal: isTerminal(stdout), Width: terminalWidth(stdout), Concurrency: *concurrency, Shard: shard}
-	opt.RatingInterval = *ratingInterval
+	opt := arena.Options{Binary: binary, OutDir: req.out, Stdout: stdout, Terminal: isTerminal(stdout), Width: terminalWidth(stdout), Concurrency: req.concurrency, Shard: req.shard,
+		RatingInterval: req.ratingInterval}
 
+	var sum *record.Summary
 	switch {
-	case *resume != "" && arena.IsSweepDir(*resume):
-		_, err = arena.ResumeSweep(ctx, *resume, opt)
-	case *resume != "":
-		_, err = arena.Resume(ctx, *resume, opt)
+	case req.resume != "" && arena.IsSweepDir(req.resume):
+		_, err = arena.ResumeSweep(ctx, req.resume, opt)
+	case req.resume != "":
+		sum, err = arena.Resume(ctx, req.resume, opt)
+	case req.cfg.Sweep != nil:
+		_, err = arena.RunSweep(ctx, req.cfg, opt)
 	default:
-		var cfg *config.Config
-		if cfg, err = config.Load(positional[0]); err != nil {
-			fmt.Fprintf(stderr, "arena run: %v\n", err)
-			return 1
-		}
-		if cfg.Sweep != nil {
-			_, err = arena.RunSweep(ctx, cfg, opt)
-		} else {
-			_, err = arena.Run(ctx, cfg, opt)
-		}
+		sum, err = arena.Run(ctx, req.cfg, opt)
+	}
+	if sum != nil {
+		dir = sum.RunDir
 	}
 	var ie *arena.InterruptedError
 	switch {
 	case errors.As(err, &ie):
 		fmt.Fprintf(stderr, "\narena run: %v\n", err)
-		return 130
+		return ie.Dir, 130
 	case err != nil:
 		fmt.Fprintf(stderr, "arena run: %v\n", err)
-		return 1
+		return dir, 1
 	}
-	return 0
+	return dir, 0
 }
 
 // chooseShard is the --shard flag's shard, else the one the environment of
