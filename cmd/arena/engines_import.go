@@ -4,6 +4,7 @@ package main
 // functions; importing them here is what makes them available to every
 // subcommand.
 import (
+	_ "arena/engines/deepchess"
 	_ "arena/engines/giraffe"
 	_ "arena/engines/heuristic"
 	_ "arena/engines/mcts"

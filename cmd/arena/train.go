@@ -17,7 +17,7 @@ import (
 
 func init() {
 	register("train", command{
-		summary: "train a ValueNet: 'train supervised' on datagen data, 'train selfplay' by reinforcement; 'train giraffe': the giraffe engine's net",
+		summary: "train a ValueNet: 'train supervised' on datagen data, 'train selfplay' by reinforcement; 'train giraffe', 'train deepchess': the giraffe and deepchess engines' nets",
 		run:     runTrain,
 	})
 }
@@ -31,12 +31,14 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 			return runTrainSelfPlay(args[1:], stdout, stderr)
 		case "giraffe":
 			return runTrainGiraffe(args[1:], stdout, stderr)
+		case "deepchess":
+			return runTrainDeepChess(args[1:], stdout, stderr)
 		case "-h", "--help", "help":
-			fmt.Fprintln(stdout, "usage: arena train supervised|selfplay|giraffe [options] (arena train MODE -h for the options)")
+			fmt.Fprintln(stdout, "usage: arena train supervised|selfplay|giraffe|deepchess [options] (arena train MODE -h for the options)")
 			return 0
 		}
 	}
-	fmt.Fprintln(stderr, "usage: arena train supervised|selfplay|giraffe [options] (arena train MODE -h for the options)")
+	fmt.Fprintln(stderr, "usage: arena train supervised|selfplay|giraffe|deepchess [options] (arena train MODE -h for the options)")
 	return 2
 }
 

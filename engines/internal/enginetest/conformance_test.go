@@ -8,6 +8,7 @@ import (
 	"arena/engines/uci/ucitest"
 
 	// The built-in engines register themselves.
+	_ "arena/engines/deepchess"
 	_ "arena/engines/giraffe"
 	_ "arena/engines/heuristic"
 	_ "arena/engines/mcts"
@@ -50,7 +51,7 @@ func TestConformance(t *testing.T) {
 // built-in engines served as "arena uci NAME" does: the client and the
 // server together must keep the contract.
 func TestConformanceOverUCI(t *testing.T) {
-	for _, name := range []string{"heuristic", "mcts", "supervised", "giraffe"} {
+	for _, name := range []string{"heuristic", "mcts", "supervised", "giraffe", "deepchess"} {
 		s := subject(t, name)
 		s.Name = "uci " + name
 		s.New = func(t *testing.T, opts map[string]string) engines.Engine {

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"arena/engines/deepchess/dctrain"
+)
+
+// runTrainDeepChess is "arena train deepchess": DeepChess's net from the
+// decisive games of arena runs (docs/models.md, "deepchess").
+func runTrainDeepChess(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("train deepchess", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: arena train deepchess --games GAMES.jsonl[,...] --out DIR [options]")
+		fmt.Fprintln(stderr, "\nDeepChess's comparison net from the decisive games of arena runs: positions after")
+		fmt.Fprintln(stderr, "the first 5 moves that do not follow a capture; Pos2Vec pre-trained layer by layer as")
+		fmt.Fprintln(stderr, "autoencoders, then Pos2Vec and the head trained on pairs (one position from a game White")
+		fmt.Fprintln(stderr, "won, one from a game Black won), drawn anew each epoch. Every --held-every-th opening is")
+		fmt.Fprintln(stderr, "held out; the accuracy on pairs from those games is printed after each epoch. DIR gets")
+		fmt.Fprintln(stderr, "pos2vec.safetensors and head.safetensors after every epoch.")
+		fmt.Fprintln(stderr, "\noptions:")
+		fs.PrintDefaults()
+	}
+	cfg := dctrain.Config{Log: stderr}
+	games := fs.String("games", "", "comma-separated games.jsonl `FILES` of arena runs")
+	out := fs.String("out", "", "net `DIR` to write")
+	p2v := fs.String("pos2vec", "600,400,200,100", "Pos2Vec hidden `WIDTHS`")
+	head := fs.String("head", "400,200,100", "comparison head hidden `WIDTHS` (then 2 outputs)")
+	fs.IntVar(&cfg.PretrainEpochs, "pretrain-epochs", 2, "autoencoder epochs per Pos2Vec layer (0: no pre-training)")
+	fs.IntVar(&cfg.PretrainPositions, "pretrain-positions", 200000, "training positions sampled for pre-training (0: all)")
+	fs.Float64Var(&cfg.PretrainLR, "pretrain-lr", 1e-3, "Adam learning rate of the autoencoders")
+	fs.IntVar(&cfg.Epochs, "epochs", 10, "pair epochs")
+	fs.IntVar(&cfg.PairsPerEpoch, "pairs", 200000, "pairs drawn per epoch")
+	fs.Float64Var(&cfg.LR, "lr", 1e-3, "Adam learning rate of the pair training")
+	fs.Float64Var(&cfg.LRDecay, "lr-decay", 0.9, "learning-rate factor after each epoch")
+	fs.IntVar(&cfg.Batch, "batch", 256, "pairs (pre-training: positions) per step")
+	fs.IntVar(&cfg.Workers, "workers", 2, "goroutines per step")
+	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the weights, pairs and order")
+	heldEvery := fs.Int("held-every", 10, "hold out every N-th opening (game pair)")
+	fs.IntVar(&cfg.HeldPairs, "held-pairs", 20000, "held-out pairs measured")
+	if code, ok := parseTrainFlags(fs, args, stderr); !ok {
+		return code
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "arena train deepchess: %v\n", err)
+		return 1
+	}
+	if *games == "" || *out == "" {
+		fmt.Fprintln(stderr, "arena train deepchess: --games and --out are required")
+		return 2
+	}
+	var err error
+	if cfg.Pos2Vec, err = parseWidths("pos2vec", *p2v); err != nil {
+		return fail(err)
+	}
+	if cfg.Head, err = parseWidths("head", *head); err != nil {
+		return fail(err)
+	}
+	files := strings.Split(*games, ",")
+	start := time.Now()
+	data, err := dctrain.ReadGames(files, *heldEvery)
+	if err != nil {
+		return fail(err)
+	}
+	source := fmt.Sprintf("%d decisive games (%d drawn skipped) from %s: %d+%d train positions (White won + Black won) from %d games, "+
+		"%d+%d held-out positions from %d games (every %d-th opening)",
+		data.Train.Games+data.Held.Games, data.Draws, strings.Join(files, ", "), data.Train.WhiteWon.Len(), data.Train.BlackWon.Len(), data.Train.Games,
+		data.Held.WhiteWon.Len(), data.Held.BlackWon.Len(), data.Held.Games, *heldEvery)
+	fmt.Fprintf(stderr, "data: %s (read in %v)\n", source, time.Since(start).Round(time.Millisecond))
+	cfg.Checkpoint = func(r *dctrain.Result) error {
+		md := map[string]string{
+			"training": fmt.Sprintf("arena train deepchess: %s; Pos2Vec %s pre-trained %d epochs on %d positions, then %d epochs of %d pairs, "+
+				"batch %d, Adam lr %g decay %g, seed %d", source, *p2v, cfg.PretrainEpochs, cfg.PretrainPositions, r.Epochs, cfg.PairsPerEpoch,
+				cfg.Batch, cfg.LR, cfg.LRDecay, cfg.Seed),
+			"held_accuracy": strconv.FormatFloat(r.HeldAccuracy, 'f', 4, 64),
+			"held_pairs":    strconv.Itoa(r.HeldPairs),
+			"train_seconds": strconv.Itoa(int((r.Pretrain + r.PairTraining).Seconds())),
+		}
+		return r.Net.Save(*out, md)
+	}
+	res, err := dctrain.Train(data, cfg)
+	if err != nil {
+		return fail(err)
+	}
+	fmt.Fprintf(stdout, "%s: held-out accuracy %.4f on %d pairs after %d epochs; pre-training %v, pair training %v\n",
+		*out, res.HeldAccuracy, res.HeldPairs, res.Epochs, res.Pretrain.Round(time.Second), res.PairTraining.Round(time.Second))
+	return 0
+}
+
+func parseWidths(name, s string) ([]int, error) {
+	var ws []int
+	for _, f := range strings.Split(s, ",") {
+		w, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || w < 1 {
+			return nil, fmt.Errorf("--%s %q: expected comma-separated positive widths, e.g. 600,400,200,100", name, s)
+		}
+		ws = append(ws, w)
+	}
+	return ws, nil
+}
