@@ -2,7 +2,7 @@ GO ?= go
 BIN := bin/arena
 STOCKFISH := $(shell command -v stockfish 2>/dev/null || ls /usr/games/stockfish 2>/dev/null)
 
-.PHONY: build test fuzz fuzz-short bench soak run stockfish fmt clean report-check reproduce reproduce-fast nets-data nets-supervised nets-selfplay nets-heldout nets-acpl
+.PHONY: build test fuzz fuzz-short bench soak run stockfish fmt clean report-check reproduce reproduce-fast nets-data nets-supervised nets-selfplay nets-heldout nets-acpl nets-deepchess-data nets-deepchess
 
 build:
 	$(GO) build -o $(BIN) ./cmd/arena
@@ -179,3 +179,15 @@ nets-giraffe-supervised: nets-giraffe-data
 nets-giraffe: nets-giraffe-supervised
 	./$(BIN) train giraffe --data data/giraffe-train.tsv --init data/giraffe-supervised.safetensors --out engines/nn/nets/giraffe.safetensors \
 		--td-iterations 47 --td-batch 256 --td-moves 12 --td-nodes 300 --td-lr 3e-4 --seed 1 --workers 2
+
+# The deepchess engine's net (docs/models.md, "deepchess"): decisive Stockfish games
+# (configs/deepchess/datagen.yaml; resumable), then Pos2Vec pre-training and pair training.
+nets-deepchess-data: build stockfish
+	mkdir -p data
+	if [ -f data/deepchess-games/games.jsonl ]; then ./$(BIN) run --resume data/deepchess-games; \
+	else ./$(BIN) run configs/deepchess/datagen.yaml --out data/deepchess-games; fi
+
+nets-deepchess: nets-deepchess-data
+	./$(BIN) train deepchess --games data/deepchess-games/games.jsonl --out engines/nn/nets/deepchess \
+		--pos2vec 256,128,64 --head 256,128,64 --pretrain-epochs 1 --pretrain-positions 100000 \
+		--epochs 10 --pairs 200000 --lr 1e-3 --lr-decay 0.85 --batch 256 --held-pairs 10000 --seed 1 --workers 2

@@ -78,7 +78,7 @@ func Train(d *Data, cfg Config) (*Result, error) {
 	t0 = time.Now()
 	var held []Pair
 	if d.Held.WhiteWon.Len() > 0 && d.Held.BlackWon.Len() > 0 {
-		held = DrawPairs(&d.Held, cfg.HeldPairs, rand.New(rand.NewPCG(cfg.Seed, 0x4e1d)))
+		held = DrawPairs(&d.Held, cfg.HeldPairs, newRand(cfg.Seed))
 	}
 	tr, err := newPairTrainer(models, &cfg)
 	if err != nil {
@@ -151,6 +151,9 @@ func Accuracy(m *deepchess.Models, s *Split, pairs []Pair) (float64, error) {
 	}
 	return float64(right) / float64(max(len(pairs), 1)), nil
 }
+
+// newRand is the source of the held-out pairs of a run with this seed.
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x4e1d)) }
 
 func widen(idx []int16, dst []int32) []int32 {
 	for _, i := range idx {
