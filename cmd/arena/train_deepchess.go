@@ -43,6 +43,7 @@ func runTrainDeepChess(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.Workers, "workers", 2, "goroutines per step")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the weights, pairs and order")
 	heldEvery := fs.Int("held-every", 10, "hold out every N-th opening (game pair)")
+	mirror := fs.Bool("mirror", true, "add every training position's colour-flipped mirror to the other side's positions")
 	fs.IntVar(&cfg.HeldPairs, "held-pairs", 20000, "held-out pairs measured")
 	if code, ok := parseTrainFlags(fs, args, stderr); !ok {
 		return code
@@ -68,10 +69,15 @@ func runTrainDeepChess(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
+	mirrored := ""
+	if *mirror {
+		data.AddMirrors()
+		mirrored = " (training positions doubled by their colour-flipped mirrors)"
+	}
 	source := fmt.Sprintf("%d decisive games (%d drawn skipped) from %s: %d+%d train positions (White won + Black won) from %d games, "+
-		"%d+%d held-out positions from %d games (every %d-th opening)",
+		"%d+%d held-out positions from %d games (every %d-th opening)%s",
 		data.Train.Games+data.Held.Games, data.Draws, strings.Join(files, ", "), data.Train.WhiteWon.Len(), data.Train.BlackWon.Len(), data.Train.Games,
-		data.Held.WhiteWon.Len(), data.Held.BlackWon.Len(), data.Held.Games, *heldEvery)
+		data.Held.WhiteWon.Len(), data.Held.BlackWon.Len(), data.Held.Games, *heldEvery, mirrored)
 	fmt.Fprintf(stderr, "data: %s (read in %v)\n", source, time.Since(start).Round(time.Millisecond))
 	cfg.Checkpoint = func(r *dctrain.Result) error {
 		md := map[string]string{

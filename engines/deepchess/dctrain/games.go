@@ -168,3 +168,21 @@ func (d *Data) addGame(g *gameLine) error {
 	split.Games++
 	return nil
 }
+
+// AddMirrors adds to the training split the colour-flipped mirror of every
+// training position (deepchess.Mirror), on the other side: a position from
+// a game White won, mirrored, is as good for Black as the original was for
+// White. That doubles the positions at no cost, and teaches the net the
+// symmetry the engine relies on when it compares a position with its mirror
+// (draws, scores). The held-out split is left as played.
+func (d *Data) AddMirrors() {
+	w, b := &d.Train.WhiteWon, &d.Train.BlackWon
+	nw, nb := w.Len(), b.Len()
+	var buf [40]int32
+	for i := range nw {
+		b.add(deepchess.Mirror(w.At(i), buf[:0]))
+	}
+	for i := range nb {
+		w.add(deepchess.Mirror(b.At(i), buf[:0]))
+	}
+}

@@ -103,3 +103,32 @@ func TestReadGamesErrorsNameTheLine(t *testing.T) {
 		}
 	}
 }
+
+func TestAddMirrors(t *testing.T) {
+	path := writeGames(t, gameJSON(t, 1, 1, "1-0", friedLiver), gameJSON(t, 2, 2, "0-1", friedLiver[:14]))
+	d, err := ReadGames([]string{path}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Train.WhiteWon.Len() != 3 || d.Train.BlackWon.Len() != 2 {
+		t.Fatalf("before: %d and %d positions, want 3 and 2", d.Train.WhiteWon.Len(), d.Train.BlackWon.Len())
+	}
+	d.AddMirrors()
+	if d.Train.WhiteWon.Len() != 5 || d.Train.BlackWon.Len() != 5 {
+		t.Fatalf("after: %d and %d positions, want 5 and 5", d.Train.WhiteWon.Len(), d.Train.BlackWon.Len())
+	}
+	// The first Black-won mirror is the mirror of the first White-won
+	// position (after 7.Qf3+, Black to move): Black's queen on f6, White to move.
+	p, err := board.FromGame(board.StartFEN, friedLiver[:13])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []int16
+	for _, a := range deepchess.Mirror(deepchess.Active(p, nil), nil) {
+		want = append(want, int16(a))
+	}
+	got := d.Train.BlackWon.At(2)
+	if !slices.Equal(got, want) || !slices.Contains(got, 10*64+int16(board.F6)) || !slices.Contains(got, 768) {
+		t.Errorf("mirror: %v, want %v (black queen f6, White to move)", got, want)
+	}
+}
