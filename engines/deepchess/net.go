@@ -141,11 +141,6 @@ func (m *Models) Compile() (*Net, error) {
 // Dim is the width of a position vector.
 func (n *Net) Dim() int { return n.dim }
 
-// MultiplyAdds is the cost of one Pos2Vec pass and of one comparison.
-func (n *Net) MultiplyAdds() (pos2vec, head int) {
-	return n.pos2vec.Arch().MultiplyAdds(), n.head.Arch().MultiplyAdds()
-}
-
 // Evaluator computes position vectors and comparisons for one goroutine.
 type Evaluator struct {
 	net      *Net
