@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
+	_ "arena/engines/deepchess" // the built-in engines the configs name
 	_ "arena/engines/giraffe"
-	_ "arena/engines/heuristic" // the built-in engines the configs name
+	_ "arena/engines/heuristic"
 	_ "arena/engines/neural"
 	"arena/tracker"
 )
@@ -42,7 +43,7 @@ func TestConfigErrors(t *testing.T) {
 		{"unknown engine key", "limits: {depth: 1}\nengines:\n  - name: A\n    engine: heuristic\n    optons: {}\n  - command: sf\n",
 			[]string{"x.yaml:5: engines[0].optons: unknown key", "valid keys: name, engine, command, args, options, limits"}},
 		{"unknown built-in engine", "limits: {depth: 1}\nengines:\n  - engine: heuristic\n  - engine: heurstic\n",
-			[]string{`x.yaml:4: engines[1].engine: unknown engine "heurstic" (built-in engines: giraffe, heuristic`, `or "uci" with command:`}},
+			[]string{`x.yaml:4: engines[1].engine: unknown engine "heurstic" (built-in engines: deepchess, giraffe, heuristic`, `or "uci" with command:`}},
 		{"unknown built-in option", "limits: {depth: 1}\nengines:\n  - engine: heuristic\n    options:\n      max_dept: 3\n  - command: sf\n",
 			[]string{`x.yaml:5: engines[0].options.max_dept: engine heuristic: unknown option "max_dept" (valid options: max_depth`}},
 		{"bad option value", "limits: {depth: 1}\nengines:\n  - engine: heuristic\n    options: {max_depth: deep}\n  - command: sf\n",

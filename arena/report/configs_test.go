@@ -9,6 +9,7 @@ import (
 
 	// The built-in engines register themselves; configs name them.
 	"arena/arena/config"
+	_ "arena/engines/deepchess"
 	_ "arena/engines/giraffe"
 	_ "arena/engines/heuristic"
 	_ "arena/engines/mcts"
