@@ -11,20 +11,25 @@ import (
 	"arena/engines/deepchess/dctrain"
 )
 
+const trainDeepChessUsage = `usage: arena train deepchess --games GAMES.jsonl[,...] --out DIR [options]
+
+DeepChess's comparison net from the decisive games of arena runs: positions after
+the first 5 moves that do not follow a capture; Pos2Vec pre-trained layer by layer as
+autoencoders, then Pos2Vec and the head trained on pairs (one position from a game White
+won, one from a game Black won), drawn anew each epoch. Every --held-every-th opening is
+held out; the accuracy on pairs from those games is printed after each epoch. DIR gets
+pos2vec.safetensors and head.safetensors after every epoch.
+
+options:
+`
+
 // runTrainDeepChess is "arena train deepchess": DeepChess's net from the
 // decisive games of arena runs (docs/models.md, "deepchess").
 func runTrainDeepChess(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("train deepchess", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: arena train deepchess --games GAMES.jsonl[,...] --out DIR [options]")
-		fmt.Fprintln(stderr, "\nDeepChess's comparison net from the decisive games of arena runs: positions after")
-		fmt.Fprintln(stderr, "the first 5 moves that do not follow a capture; Pos2Vec pre-trained layer by layer as")
-		fmt.Fprintln(stderr, "autoencoders, then Pos2Vec and the head trained on pairs (one position from a game White")
-		fmt.Fprintln(stderr, "won, one from a game Black won), drawn anew each epoch. Every --held-every-th opening is")
-		fmt.Fprintln(stderr, "held out; the accuracy on pairs from those games is printed after each epoch. DIR gets")
-		fmt.Fprintln(stderr, "pos2vec.safetensors and head.safetensors after every epoch.")
-		fmt.Fprintln(stderr, "\noptions:")
+		fmt.Fprint(stderr, trainDeepChessUsage)
 		fs.PrintDefaults()
 	}
 	cfg := dctrain.Config{Log: stderr}
@@ -80,15 +85,7 @@ func runTrainDeepChess(args []string, stdout, stderr io.Writer) int {
 		data.Held.WhiteWon.Len(), data.Held.BlackWon.Len(), data.Held.Games, *heldEvery, mirrored)
 	fmt.Fprintf(stderr, "data: %s (read in %v)\n", source, time.Since(start).Round(time.Millisecond))
 	cfg.Checkpoint = func(r *dctrain.Result) error {
-		md := map[string]string{
-			"training": fmt.Sprintf("arena train deepchess: %s; Pos2Vec %s pre-trained %d epochs on %d positions, then %d epochs of %d pairs, "+
-				"batch %d, Adam lr %g decay %g, seed %d", source, *p2v, cfg.PretrainEpochs, cfg.PretrainPositions, r.Epochs, cfg.PairsPerEpoch,
-				cfg.Batch, cfg.LR, cfg.LRDecay, cfg.Seed),
-			"held_accuracy": strconv.FormatFloat(r.HeldAccuracy, 'f', 4, 64),
-			"held_pairs":    strconv.Itoa(r.HeldPairs),
-			"train_seconds": strconv.Itoa(int((r.Pretrain + r.PairTraining).Seconds())),
-		}
-		return r.Net.Save(*out, md)
+		return r.Net.Save(*out, deepchessMeta(&cfg, r, source, *p2v))
 	}
 	res, err := dctrain.Train(data, cfg)
 	if err != nil {
@@ -109,4 +106,17 @@ func parseWidths(name, s string) ([]int, error) {
 		ws = append(ws, w)
 	}
 	return ws, nil
+}
+
+// deepchessMeta is the metadata saved with a net: how it was made and how
+// good it is.
+func deepchessMeta(cfg *dctrain.Config, r *dctrain.Result, source, p2v string) map[string]string {
+	return map[string]string{
+		"training": fmt.Sprintf("arena train deepchess: %s; Pos2Vec %s pre-trained %d epochs on %d positions, then %d epochs of %d pairs, "+
+			"batch %d, Adam lr %g decay %g, seed %d", source, p2v, cfg.PretrainEpochs, cfg.PretrainPositions, r.Epochs, cfg.PairsPerEpoch,
+			cfg.Batch, cfg.LR, cfg.LRDecay, cfg.Seed),
+		"held_accuracy": strconv.FormatFloat(r.HeldAccuracy, 'f', 4, 64),
+		"held_pairs":    strconv.Itoa(r.HeldPairs),
+		"train_seconds": strconv.Itoa(int((r.Pretrain + r.PairTraining).Seconds())),
+	}
 }

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"arena/engines/deepchess"
+)
+
+// TestTrainDeepChessCommand trains a tiny net on the dctrain fixture's
+// games and checks what the command promises: both files, loadable by the
+// engine, with the data and the held-out accuracy in the metadata.
+func TestTrainDeepChessCommand(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "net")
+	games := filepath.Join("..", "..", "engines", "deepchess", "dctrain", "testdata", "games.jsonl")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"train", "deepchess", "--games", games, "--out", out, "--pos2vec", "16,8", "--head", "8",
+		"--pretrain-positions", "512", "--epochs", "2", "--pairs", "1024", "--batch", "64", "--held-pairs", "500", "--held-every", "5"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	for _, want := range []string{"training positions doubled by their colour-flipped mirrors", "pretrain layer 2 (16-8-16)", "epoch 2/2"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	if !strings.Contains(stdout.String(), "held-out accuracy") || !strings.Contains(stdout.String(), "on 500 pairs after 2 epochs") {
+		t.Errorf("stdout %q: want the held-out accuracy on 500 pairs after 2 epochs", stdout.String())
+	}
+	_, md, err := deepchess.LoadModels(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md["training"], "decisive games") || md["held_pairs"] != "500" || md["held_accuracy"] == "" {
+		t.Errorf("metadata %v: want the data, held_pairs 500 and held_accuracy", md)
+	}
+}
+
+func TestTrainDeepChessArguments(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"train", "deepchess", "--out", "x"}, 2, "--games and --out are required"},
+		{[]string{"train", "deepchess", "--games", "g.jsonl", "--out", "x", "--pos2vec", "64,0"}, 1, `--pos2vec "64,0": expected comma-separated positive widths`},
+		{[]string{"train", "deepchess", "--games", "nosuch.jsonl", "--out", "x"}, 1, "nosuch.jsonl"},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(c.args, &out, &errb); code != c.code || !strings.Contains(errb.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, code, errb.String(), c.code, c.want)
+		}
+	}
+}
