@@ -105,3 +105,26 @@ func TestEngineHandlingConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// start_timeout bounds an engine's answer to "uci": an engine that never
+// answers fails the run with an error that names the limit and the key.
+func TestStartTimeout(t *testing.T) {
+	_, _, out, err := playMatch(t, context.Background(), `
+games: 1
+max_moves: 4
+judge: off
+start_timeout: 300ms
+limits: {depth: 1}
+engines:
+  - {name: Mute, command: sleep, args: ["30"]}
+  - {name: H, engine: heuristic}
+`)
+	if err == nil {
+		t.Fatalf("a run with an engine that never answers uci succeeded:\n%s", out)
+	}
+	for _, want := range []string{`no "uciok" within 300ms`, "start_timeout"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+}

@@ -26,6 +26,9 @@ type player struct {
 	id     string   // the engine's UCI "id name", once started
 	log    *os.File // the process's UCI traffic log (with log:)
 	mem    *procMem // the process's /proc/PID/status; nil where there is none
+	// startTimeout bounds uciok/readyok (the config's start_timeout; 0:
+	// the client's default).
+	startTimeout time.Duration
 	// fresh: the process has played no game yet (restart: on replaces
 	// only a used one, not the one started before the first game).
 	fresh bool
@@ -63,6 +66,7 @@ func (p *player) start(ctx context.Context, arenaBinary string, margin time.Dura
 	}
 	p.stop()
 	cc := clientConfig(p.cfg, arenaBinary, margin)
+	cc.StartTimeout = p.startTimeout
 	if p.cfg.Log != "" {
 		f, err := createLog(p.cfg.Log, p.cfg.Name)
 		if err != nil {

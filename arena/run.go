@@ -135,6 +135,7 @@ func ConfigHash(cfg *config.Config) (string, error) {
 	c := *cfg
 	c.Concurrency = 0
 	c.RatingInterval = 0
+	c.StartTimeout = 0
 	c.Output.Dir = ""
 	data, err := c.Marshal()
 	if err != nil {

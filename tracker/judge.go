@@ -35,6 +35,9 @@ type JudgeConfig struct {
 	// depth N" by then is stopped (killed if it ignores stop), restarted,
 	// and the position tried once more before the judging fails.
 	Timeout time.Duration `yaml:"timeout" json:"timeout"`
+	// StartTimeout bounds Stockfish's uciok and readyok (0: the UCI
+	// client's default); a run sets it from its config's start_timeout.
+	StartTimeout time.Duration `yaml:"-" json:"-"`
 }
 
 // The judge protocols.
@@ -204,7 +207,7 @@ func NewJudge(ctx context.Context, cfg JudgeConfig) (*Judge, error) {
 
 // start runs one Stockfish process and registers it for Close.
 func (j *Judge) start(ctx context.Context) (*uci.Client, error) {
-	c, err := uci.Start(ctx, uci.ClientConfig{Command: j.path})
+	c, err := uci.Start(ctx, uci.ClientConfig{Command: j.path, StartTimeout: j.cfg.StartTimeout})
 	if err != nil {
 		return nil, fmt.Errorf("judge: start %s: %w", j.path, err)
 	}

@@ -86,12 +86,16 @@ type Config struct {
 	// or GameEndFivefold (played on to fivefold repetition and 75 moves).
 	GameEnd string `yaml:"game_end"`
 	// Adjudicate holds the score-based draw and resign rules (adjudicate.go).
-	Adjudicate  Adjudicate     `yaml:"adjudicate,omitempty"`
-	Seed        int64          `yaml:"seed"`
-	TimeMargin  Duration       `yaml:"time_margin"`
-	MoveTimeout Duration       `yaml:"move_timeout"`
-	Limits      Limits         `yaml:"limits"`
-	Engines     []EngineConfig `yaml:"engines"`
+	Adjudicate  Adjudicate `yaml:"adjudicate,omitempty"`
+	Seed        int64      `yaml:"seed"`
+	TimeMargin  Duration   `yaml:"time_margin"`
+	MoveTimeout Duration   `yaml:"move_timeout"`
+	// StartTimeout bounds every engine's and the judge's answer to "uci"
+	// and "isready" (0: the UCI client's default, 30 s). It changes no
+	// game, so ConfigHash leaves it out.
+	StartTimeout Duration       `yaml:"start_timeout,omitempty"`
+	Limits       Limits         `yaml:"limits"`
+	Engines      []EngineConfig `yaml:"engines"`
 	// Anchor is the engine rated 0 in the rating table.
 	Anchor   string           `yaml:"anchor"`
 	Openings *openings.Config `yaml:"openings,omitempty"`

@@ -57,6 +57,8 @@ func TestOutputKeys(t *testing.T) {
 		{"output: {pgn_comments: nodes}\n", `t.yaml:1: output.pgn_comments: expected "none" or a list of`},
 		{"output: {epd: games.epd}\n", `t.yaml:1: output.epd:`},
 		{"rating_interval: -1\n", `t.yaml:1: rating_interval: -1 is too small`},
+		{"start_timeout: -2s\n", `t.yaml:1: start_timeout: "-2s" is negative`},
+		{"start_timeout: 30\n", `t.yaml:1: start_timeout:`},
 	} {
 		_, err := Parse("t.yaml", []byte(c.text+"limits: {depth: 1}\n"+twoEngines))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

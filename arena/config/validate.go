@@ -12,7 +12,7 @@ import (
 	"arena/tracker"
 )
 
-var topKeys = []string{"name", "format", "games", "pairs", "max_moves", "game_end", "adjudicate", "noswap", "reverse", "seed", "time_margin", "move_timeout", "concurrency", "rating_interval", "log", "limits", "engines",
+var topKeys = []string{"name", "format", "games", "pairs", "max_moves", "game_end", "adjudicate", "noswap", "reverse", "seed", "time_margin", "move_timeout", "start_timeout", "concurrency", "rating_interval", "log", "limits", "engines",
 	"anchor", "openings", "sprt", "judge", "output", "sweep"}
 
 // config decodes the top-level mapping into c, then fills in what depends
@@ -94,6 +94,8 @@ func (d *decoder) topKey(key string, v *yaml.Node, c *Config, st *topLevel) erro
 		c.TimeMargin, err = d.duration(v, key)
 	case "move_timeout":
 		c.MoveTimeout, err = d.duration(v, key)
+	case "start_timeout":
+		c.StartTimeout, err = d.duration(v, key)
 	case "log":
 		st.logDir, err = d.logDir(v, key)
 	case "adjudicate":

@@ -19,7 +19,10 @@ import (
 
 // Defaults for ClientConfig's timeouts.
 const (
-	DefaultStartTimeout = 10 * time.Second
+	// DefaultStartTimeout bounds uciok and readyok. Stockfish answers in
+	// milliseconds on an idle machine but took over 10 s on this project's
+	// 2-core machine under a load of 30, so the default leaves room.
+	DefaultStartTimeout = 30 * time.Second
 	DefaultStopGrace    = time.Second
 	DefaultSearchMargin = 5 * time.Second
 )

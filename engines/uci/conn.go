@@ -89,7 +89,7 @@ func (c *Client) await(ctx context.Context, after, want string, timeout time.Dur
 				return nil
 			}
 		case <-timer.C:
-			return fmt.Errorf("engine %s: no %q within %v after %q (is it a UCI engine? StartTimeout raises the limit)", c.command, want, timeout, after)
+			return fmt.Errorf("engine %s: no %q within %v after %q (is it a UCI engine? On a busy machine raise the limit: start_timeout in an arena config)", c.command, want, timeout, after)
 		case <-ctx.Done():
 			return fmt.Errorf("engine %s: waiting for %q after %q: %w", c.command, want, after, ctx.Err())
 		}
