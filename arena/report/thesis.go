@@ -51,9 +51,9 @@ func Reproduction(runs []*Run, dir, plots string) ([]byte, error) {
 	b.WriteString("Each cell reads **thesis / ours**; `–` where a side has no number. Times are seconds per move, nodes per move (ours: mean and median), ACPL the mean centipawn loss judged by Stockfish at the depth each experiment states (ours: with its 95% interval, games as clusters).\n\n")
 	var wall time.Duration
 	for _, r := range runs {
-		wall += r.Summary.Updated.Sub(r.Summary.Started)
+		wall += playTime(r)
 	}
-	fmt.Fprintf(&b, "Wall time of the runs (sum of each run's start to its last summary): %s.\n\n", wall.Round(time.Second))
+	fmt.Fprintf(&b, "Time the runs' games took (each run's game durations summed, over the games it played at once; pauses between sessions not counted): %s.\n\n", wall.Round(time.Second))
 	writeMethod(&b, runs)
 	if len(unused) > 0 {
 		names := make([]string, len(unused))
