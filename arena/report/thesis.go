@@ -53,7 +53,7 @@ func Reproduction(runs []*Run, dir, plots string) ([]byte, error) {
 	for _, r := range runs {
 		wall += playTime(r)
 	}
-	fmt.Fprintf(&b, "Time the runs' games took (each run's game durations summed, over the games it played at once; pauses between sessions not counted): %s.\n\n", wall.Round(time.Second))
+	fmt.Fprintf(&b, "Time the runs' games took at the board (each run's game durations summed, over the games it played at once; the judging and pauses between sessions not counted): %s.\n\n", wall.Round(time.Second))
 	writeMethod(&b, runs)
 	if len(unused) > 0 {
 		names := make([]string, len(unused))

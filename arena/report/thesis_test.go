@@ -205,7 +205,7 @@ func TestWriteReproduction(t *testing.T) {
 		"## Experiment 3: SL net (2-ply alpha-beta) vs heuristic",
 		"| 5 s | 2 / – | 1 / – | – / – | – / – | – / – | – / – | 111,440 / – | 203 / – |",
 		"Not part of a thesis experiment (not the heuristic engine against nn, mcts or supervised at a movetime or one of the node budgets): `testdata/runs/roundrobin-depth`.",
-		"Time the runs' games took (each run's game durations summed, over the games it played at once; pauses between sessions not counted): " + wall.Round(time.Second).String() + ".",
+		"Time the runs' games took at the board (each run's game durations summed, over the games it played at once; the judging and pauses between sessions not counted): " + wall.Round(time.Second).String() + ".",
 		"![NN vs heuristic: ACPL vs time per move](img/reproduction/exp1-faithful-start-acpl-vs-time.png)",
 		"![NN vs heuristic: nodes vs time per move](img/reproduction/exp1-time-example-nodes-vs-time.png)",
 		"Stockfish 15.1 at depth 4",
