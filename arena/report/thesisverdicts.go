@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -40,7 +41,7 @@ type claim struct {
 	// eval gives the claim's measure in one kind ("" judge label: the
 	// games' own judge) and whether its sign must be positive (want +1),
 	// negative (-1), or zero (0: "makes no difference").
-	eval func(k *kindRuns, label string) measure
+	eval func(k kindRuns, label string) measure
 	want int
 	unit string
 	// center is the value of "no difference": 50 for a score in percent.
@@ -48,14 +49,12 @@ type claim struct {
 }
 
 // kindRuns are one kind's variants by experiment ID.
-type kindRuns struct {
-	byExp map[string]*variant
-}
+type kindRuns map[string]*variant
 
 // settingsOf is the experiment's settings in this kind, shortest first;
 // nil when the kind has no runs of it.
-func (k *kindRuns) settingsOf(id string) []*setting {
-	if v := k.byExp[id]; v != nil {
+func (k kindRuns) settingsOf(id string) []*setting {
+	if v := k[id]; v != nil {
 		return v.settings
 	}
 	return nil
@@ -63,33 +62,33 @@ func (k *kindRuns) settingsOf(id string) []*setting {
 
 var thesisClaims = []claim{
 	{text: "The heuristic engine beats the 1-ply NN", measure: "heuristic's score in experiment 1 and its reference match", unit: "%", center: 50, want: +1,
-		eval: func(k *kindRuns, _ string) measure {
+		eval: func(k kindRuns, _ string) measure {
 			return heurScore(append(slices.Clone(k.settingsOf("exp1")), k.settingsOf("exp1-reference")...))
 		}},
 	{text: "The heuristic engine beats MCTS-NN", measure: "heuristic's score in experiment 2", unit: "%", center: 50, want: +1,
-		eval: func(k *kindRuns, _ string) measure { return heurScore(k.settingsOf("exp2")) }},
+		eval: func(k kindRuns, _ string) measure { return heurScore(k.settingsOf("exp2")) }},
 	{text: "The heuristic engine beats the SL engine", measure: "heuristic's score in experiment 3", unit: "%", center: 50, want: +1,
-		eval: func(k *kindRuns, _ string) measure { return heurScore(k.settingsOf("exp3")) }},
+		eval: func(k kindRuns, _ string) measure { return heurScore(k.settingsOf("exp3")) }},
 	{text: "MCTS-NN plays better than the 1-ply NN", measure: "1-ply NN's ACPL (reference match, 1 s) minus MCTS-NN's (experiment 2, 1 s)", unit: "cp", want: +1,
-		eval: func(k *kindRuns, label string) measure {
+		eval: func(k kindRuns, label string) measure {
 			return acplOf(first(k.settingsOf("exp1-reference")), false, label).minus(acplOf(first(k.settingsOf("exp2")), false, label))
 		}},
 	{text: "More time helps the heuristic engine", measure: "heuristic's ACPL in experiment 1 at the shortest setting minus at the longest", unit: "cp", want: +1,
-		eval: func(k *kindRuns, label string) measure {
+		eval: func(k kindRuns, label string) measure {
 			s := k.settingsOf("exp1")
 			return acplOf(first(s), true, label).minus(acplOf(last(s), true, label))
 		}},
 	{text: "More time does not help the SL net", measure: "SL engine's ACPL in experiment 3 at the shortest setting minus at the longest", unit: "cp", want: 0,
-		eval: func(k *kindRuns, label string) measure {
+		eval: func(k kindRuns, label string) measure {
 			s := k.settingsOf("exp3")
 			return acplOf(first(s), false, label).minus(acplOf(last(s), false, label))
 		}},
 	{text: "The self-play net plays better than the supervised net (ACPL ~120 vs ~160)", measure: "SL engine's ACPL (experiment 3, 1 s) minus the 1-ply NN's (reference match, 1 s)", unit: "cp", want: +1,
-		eval: func(k *kindRuns, label string) measure {
+		eval: func(k kindRuns, label string) measure {
 			return acplOf(first(k.settingsOf("exp3")), false, label).minus(acplOf(first(k.settingsOf("exp1-reference")), false, label))
 		}},
 	{text: "The 1-ply NN never wins against the heuristic engine", measure: "the NN's wins in experiment 1 and its reference match", unit: "wins", want: -1,
-		eval: func(k *kindRuns, _ string) measure {
+		eval: func(k kindRuns, _ string) measure {
 			return oppWins(append(slices.Clone(k.settingsOf("exp1")), k.settingsOf("exp1-reference")...))
 		}},
 }
@@ -165,11 +164,11 @@ func meanInterval(xs []float64) measure {
 
 // oppWins counts the opponent's wins; an exact count has no interval.
 func oppWins(settings []*setting) measure {
-	m := measure{math.NaN(), 0, 0}
+	if len(settings) == 0 {
+		return measure{math.NaN(), math.NaN(), 0}
+	}
+	var m measure
 	for _, s := range settings {
-		if math.IsNaN(m.value) {
-			m.value = 0
-		}
 		m.value += float64(s.opp.Wins)
 		m.units += s.opp.Games
 	}
@@ -249,41 +248,39 @@ func fmtMeasure(m measure, c claim) string {
 // in each kind of reproduction present, by the games' own judge and by
 // every re-judging present.
 func writeVerdicts(b *bytes.Buffer, variants []*variant) {
-	kinds := map[string]*kindRuns{}
-	var present []string
+	kinds := map[string]kindRuns{}
 	labels := map[string]bool{}
 	for _, v := range variants {
 		k := kinds[v.kind]
 		if k == nil {
-			k = &kindRuns{byExp: map[string]*variant{}}
+			k = kindRuns{}
 			kinds[v.kind] = k
-			present = append(present, v.kind)
 		}
-		if k.byExp[v.exp.ID] == nil { // one book per kind in configs/thesis: the first
-			k.byExp[v.exp.ID] = v
+		if k[v.exp.ID] == nil { // one book per kind in configs/thesis: the first
+			k[v.exp.ID] = v
 		}
 		for _, l := range rejudgeLabels(v) {
 			labels[l] = true
 		}
 	}
+	var present []string
+	for _, k := range kindOrder {
+		if kinds[k] != nil {
+			present = append(present, k)
+		}
+	}
 	if len(present) == 0 {
 		return
 	}
-	slices.SortFunc(present, func(a, c string) int { return slices.Index(kindOrder, a) - slices.Index(kindOrder, c) })
 	b.WriteString("## Which of the thesis's conclusions hold\n\n")
 	b.WriteString("Each conclusion of THESIS.md 1.6 as a difference of two of our measurements with its 95% interval (scores: games as units; ACPL: games as clusters; the two sides of a difference come from different games). **holds**: the interval of the difference excludes 0 (for a score, 50%) on the thesis's side; **contradicted**: it excludes it on the other side; **not shown**: it includes 0 (for a score, 50%), so these games cannot tell; **consistent** (a claim of no difference): it includes 0. A judge's row is left out where no run has that judging. Computed by `arena report --thesis` from the runs, so more games can change a verdict.\n\n")
-	judges := append([]string{""}, slices.Sorted(func(yield func(string) bool) {
-		for l := range labels {
-			if !yield(l) {
-				return
-			}
-		}
-	})...)
+	judges := append([]string{""}, slices.Sorted(maps.Keys(labels))...)
 	header := []string{"Thesis's conclusion", "Measure", "Judge"}
 	for _, k := range present {
 		header = append(header, kindTitle(k))
 	}
 	t := &Table{Header: header}
+	held, against := map[string][]string{}, map[string][]string{} // by kind, the games' own judge
 	for _, c := range thesisClaims {
 		for i, l := range judges {
 			if i > 0 && c.unit != "cp" {
@@ -298,6 +295,14 @@ func writeVerdicts(b *bytes.Buffer, variants []*variant) {
 			for _, k := range present {
 				m := c.eval(kinds[k], l)
 				measured = measured || m.ok()
+				if l == "" {
+					switch verdict(m, c.center, c.want) {
+					case "holds", "consistent":
+						held[k] = append(held[k], lowerFirst(c.text))
+					case "contradicted":
+						against[k] = append(against[k], lowerFirst(c.text))
+					}
+				}
 				row = append(row, Cell{Text: fmtMeasure(m, c)})
 			}
 			if measured || l == "" {
@@ -308,17 +313,8 @@ func writeVerdicts(b *bytes.Buffer, variants []*variant) {
 	writeMarkdownTable(b, t)
 	b.WriteString("\n")
 	for _, k := range present {
-		var held, against []string
-		for _, c := range thesisClaims {
-			switch verdict(c.eval(kinds[k], ""), c.center, c.want) {
-			case "holds", "consistent":
-				held = append(held, lowerFirst(c.text))
-			case "contradicted":
-				against = append(against, lowerFirst(c.text))
-			}
-		}
 		fmt.Fprintf(b, "- %s, by the games' own judge: %s; %s; the rest are not shown by these games.\n",
-			kindTitle(k), listOr(held, "holds", "no conclusion holds"), listOr(against, "contradicted", "none is contradicted"))
+			kindTitle(k), listOr(held[k], "holds", "no conclusion holds"), listOr(against[k], "contradicted", "none is contradicted"))
 	}
 	b.WriteString("\n")
 }
