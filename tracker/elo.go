@@ -182,13 +182,13 @@ func (r EloResult) Report() string {
 func writeEstimateLines(b *strings.Builder, elo, eloLow, eloHigh, nelo, neloLow, neloHigh, los float64) {
 	line := func(name string, x, lo, hi float64) {
 		fmt.Fprintf(b, "%-11s %s ± %s (95%%: %s to %s)\n", name,
-			fmtSigned(x, 2), fmtError((hi-lo)/2), fmtSigned(lo, 2), fmtSigned(hi, 2))
+			FormatSigned(x, 2), fmtError((hi-lo)/2), FormatSigned(lo, 2), FormatSigned(hi, 2))
 	}
 	switch {
 	case math.IsInf(elo, 1):
-		fmt.Fprintf(b, "%-11s > %s (all won; 95%% lower bound)\n", "Elo", fmtSigned(eloLow, 2))
+		fmt.Fprintf(b, "%-11s > %s (all won; 95%% lower bound)\n", "Elo", FormatSigned(eloLow, 2))
 	case math.IsInf(elo, -1):
-		fmt.Fprintf(b, "%-11s < %s (all lost; 95%% upper bound)\n", "Elo", fmtSigned(eloHigh, 2))
+		fmt.Fprintf(b, "%-11s < %s (all lost; 95%% upper bound)\n", "Elo", FormatSigned(eloHigh, 2))
 	default:
 		line("Elo", elo, eloLow, eloHigh)
 	}
@@ -196,11 +196,11 @@ func writeEstimateLines(b *strings.Builder, elo, eloLow, eloHigh, nelo, neloLow,
 	fmt.Fprintf(b, "%-11s %s\n", "LOS", fmtPercentDigits(los, 2))
 }
 
-func fmtElo(x float64) string { return fmtSigned(x, 1) }
+func fmtElo(x float64) string { return FormatSigned(x, 1) }
 
-// fmtSigned formats x with a sign and the given decimals, non-finite values
-// as "n/a", "+inf" or "-inf".
-func fmtSigned(x float64, digits int) string {
+// FormatSigned formats x with a sign and the given decimals, non-finite
+// values as "n/a", "+inf" or "-inf".
+func FormatSigned(x float64, digits int) string {
 	switch {
 	case math.IsNaN(x):
 		return "n/a"

@@ -145,7 +145,7 @@ func (s SPRT) String() string {
 func (s SPRT) Report(llr float64, st Status) string {
 	lower, upper := s.Bounds()
 	return fmt.Sprintf("%-11s %s\n%-11s %s (bounds %.2f, %+.2f): %s\n",
-		"SPRT", s, "LLR", fmtSigned(llr, 2), lower, upper, st)
+		"SPRT", s, "LLR", FormatSigned(llr, 2), lower, upper, st)
 }
 
 // Status is the state of an SPRT.

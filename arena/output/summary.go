@@ -231,24 +231,13 @@ func ratingRows(r *tracker.Ratings) [][]string {
 	return rows
 }
 
-// fmtRating is an Elo value with its sign, "+inf"/"-inf" when unbounded and
-// "n/a" when undefined.
+// fmtRating is an Elo value with its sign; the anchor's, 0 by definition,
+// prints as "0".
 func fmtRating(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "n/a"
-	case math.IsInf(x, 1):
-		return "+inf"
-	case math.IsInf(x, -1):
-		return "-inf"
-	case x == 0:
+	if x == 0 {
 		return "0"
 	}
-	s := fmt.Sprintf("%+.1f", x)
-	if s == "-0.0" {
-		s = "+0.0"
-	}
-	return s
+	return tracker.FormatSigned(x, 1)
 }
 
 func rightFrom(first, n int) []tw.Align {

@@ -108,32 +108,46 @@ func runTrainSupervised(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := interruptContext()
 	defer stop()
 	res, err := train.Fit(ctx, samples, cfg)
-	if err != nil && !errors.Is(err, context.Canceled) {
-		fmt.Fprintf(stderr, "arena train supervised: %v\n", err)
-		return 1
-	}
-	if res.Best == nil {
-		fmt.Fprintln(stderr, "arena train supervised: interrupted before the first epoch ended; nothing saved")
-		return 130
-	}
 	schedule := ""
 	if cfg.Cosine {
 		schedule = " (cosine)"
 	}
-	meta := nn.Meta{
-		Training: fmt.Sprintf("arena train supervised: %d positions from %s (%d train, %d validation), target tanh(cp/%.1f), "+
-			"%d epochs of batch %d, Adam lr %g%s, seed %d; best epoch %d, validation MSE %.5f",
-			len(samples), filepath.Base(*data), res.Train, res.Val, train.CPScale, len(res.Epochs), cfg.Batch, cfg.LR, schedule, cfg.Seed, res.BestEpoch, res.BestVal),
-		Extra: map[string]string{"val_loss": strconv.FormatFloat(res.BestVal, 'f', 6, 64), "epochs": strconv.Itoa(len(res.Epochs)),
-			"positions": strconv.Itoa(len(samples))},
+	save := func() error {
+		meta := nn.Meta{
+			Training: fmt.Sprintf("arena train supervised: %d positions from %s (%d train, %d validation), target tanh(cp/%.1f), "+
+				"%d epochs of batch %d, Adam lr %g%s, seed %d; best epoch %d, validation MSE %.5f",
+				len(samples), filepath.Base(*data), res.Train, res.Val, train.CPScale, len(res.Epochs), cfg.Batch, cfg.LR, schedule, cfg.Seed, res.BestEpoch, res.BestVal),
+			Extra: map[string]string{"val_loss": strconv.FormatFloat(res.BestVal, 'f', 6, 64), "epochs": strconv.Itoa(len(res.Epochs)),
+				"positions": strconv.Itoa(len(samples))},
+		}
+		return nn.SaveSafetensors(*out, res.Best.Weights(), meta)
 	}
-	if err := nn.SaveSafetensors(*out, res.Best.Weights(), meta); err != nil {
-		fmt.Fprintf(stderr, "arena train supervised: %v\n", err)
+	line := func() string {
+		return fmt.Sprintf("%s: best epoch %d of %d, validation MSE %.5f, %d positions, %s",
+			*out, res.BestEpoch, len(res.Epochs), res.BestVal, len(samples), res.Elapsed.Round(time.Second))
+	}
+	return saveTrained("arena train supervised", err, res.Best != nil, save, line, stdout, stderr)
+}
+
+// saveTrained ends every trainer the same way: a failed fit exits 1; one
+// interrupted before its first epoch (or iteration) saves nothing (130);
+// otherwise the net is saved and its line printed, and an interrupted fit
+// still exits 130 so that scripts see the interruption.
+func saveTrained(cmd string, fitErr error, trained bool, save func() error, line func() string, stdout, stderr io.Writer) int {
+	if fitErr != nil && !errors.Is(fitErr, context.Canceled) {
+		fmt.Fprintf(stderr, "%s: %v\n", cmd, fitErr)
 		return 1
 	}
-	fmt.Fprintf(stdout, "%s: best epoch %d of %d, validation MSE %.5f, %d positions, %s\n",
-		*out, res.BestEpoch, len(res.Epochs), res.BestVal, len(samples), res.Elapsed.Round(time.Second))
-	if err != nil {
+	if !trained {
+		fmt.Fprintf(stderr, "%s: interrupted before the first epoch or iteration ended; nothing saved\n", cmd)
+		return 130
+	}
+	if err := save(); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
+		return 1
+	}
+	fmt.Fprintln(stdout, line())
+	if fitErr != nil {
 		return 130
 	}
 	return 0

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -69,24 +68,12 @@ func runTrainGiraffe(args []string, stdout, stderr io.Writer) int {
 		return runTDLeaf(ctx, *td, cfg, *out, strings.Join(names, ", "), stdout, stderr)
 	}
 	res, err := giraffe.Train(ctx, cfg)
-	if err != nil && !errors.Is(err, context.Canceled) {
-		fmt.Fprintf(stderr, "arena train giraffe: %v\n", err)
-		return 1
+	save := func() error { return res.Model.Save(*out, giraffeTrainingMeta(cfg, res, names)) }
+	line := func() string {
+		return fmt.Sprintf("%s: best epoch %d, train MSE %.5f, validation MSE %.5f, %d positions, %s",
+			*out, res.BestEpoch, res.TrainLoss, res.ValLoss, len(cfg.Records), res.Elapsed.Round(time.Second))
 	}
-	if res.Model == nil {
-		fmt.Fprintln(stderr, "arena train giraffe: interrupted before the first epoch ended; nothing saved")
-		return 130
-	}
-	if err := res.Model.Save(*out, giraffeTrainingMeta(cfg, res, names)); err != nil {
-		fmt.Fprintf(stderr, "arena train giraffe: %v\n", err)
-		return 1
-	}
-	fmt.Fprintf(stdout, "%s: best epoch %d, train MSE %.5f, validation MSE %.5f, %d positions, %s\n",
-		*out, res.BestEpoch, res.TrainLoss, res.ValLoss, len(cfg.Records), res.Elapsed.Round(time.Second))
-	if err != nil {
-		return 130
-	}
-	return 0
+	return saveTrained("arena train giraffe", err, res.Model != nil, save, line, stdout, stderr)
 }
 
 // tdLeafFlags defines the --td-* flags of TD-Leaf training.
@@ -129,26 +116,18 @@ func runTDLeaf(ctx context.Context, td giraffe.TDLeafConfig, cfg giraffe.TrainCo
 		td.Starts = append(td.Starts, r.FEN)
 	}
 	res, err := giraffe.TDLeaf(ctx, td)
-	if err != nil {
-		fmt.Fprintf(stderr, "arena train giraffe: %v\n", err)
-		return 1
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
 	}
-	if res.Iterations == 0 {
-		fmt.Fprintln(stderr, "arena train giraffe: interrupted before the first iteration ended; nothing saved")
-		return 130
+	save := func() error {
+		return td.Model.Save(out, map[string]string{"training": fmt.Sprintf("arena train giraffe --td-iterations: %d TD-Leaf(%g) iterations of %d start positions "+
+			"(from %s) x %d moves at %d nodes, Adam lr %g, seed %d; last mean |TD error| %.4f, %s",
+			res.Iterations, td.Lambda, td.Batch, data, td.Moves, td.Nodes, td.LR, td.Seed, res.MeanError, res.Elapsed.Round(time.Second))})
 	}
-	meta := map[string]string{"training": fmt.Sprintf("arena train giraffe --td-iterations: %d TD-Leaf(%g) iterations of %d start positions "+
-		"(from %s) x %d moves at %d nodes, Adam lr %g, seed %d; last mean |TD error| %.4f, %s",
-		res.Iterations, td.Lambda, td.Batch, data, td.Moves, td.Nodes, td.LR, td.Seed, res.MeanError, res.Elapsed.Round(time.Second))}
-	if err := td.Model.Save(out, meta); err != nil {
-		fmt.Fprintf(stderr, "arena train giraffe: %v\n", err)
-		return 1
+	line := func() string {
+		return fmt.Sprintf("%s: %d TD-Leaf iterations, last mean |TD error| %.4f, %s", out, res.Iterations, res.MeanError, res.Elapsed.Round(time.Second))
 	}
-	fmt.Fprintf(stdout, "%s: %d TD-Leaf iterations, last mean |TD error| %.4f, %s\n", out, res.Iterations, res.MeanError, res.Elapsed.Round(time.Second))
-	if ctx.Err() != nil {
-		return 130
-	}
-	return 0
+	return saveTrained("arena train giraffe", err, res.Iterations > 0, save, line, stdout, stderr)
 }
 
 // readData reads datagen files and names each with its count.
