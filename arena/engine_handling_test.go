@@ -57,9 +57,15 @@ engines:
 	if n := strings.Count(string(kept), "> ucinewgame\n"); n != 3 {
 		t.Errorf("Kept.1.log: %d ucinewgame, want 3", n)
 	}
-	fresh, err := os.ReadFile(filepath.Join(logs, "Fresh.2.log"))
-	if err != nil || strings.Count(string(fresh), "> ucinewgame\n") != 1 {
-		t.Errorf("Fresh.2.log: want one game, got %v:\n%s", err, fresh)
+	// Each game's traffic starts with a note naming it (games alternate colours).
+	for i, want := range []string{"# game 1: Fresh vs Kept\n", "# game 2: Kept vs Fresh\n", "# game 3: Fresh vs Kept\n"} {
+		if n := strings.Count(string(kept), want); n != 1 {
+			t.Errorf("Kept.1.log: %d notes %q, want 1", n, want)
+		}
+		fresh, err := os.ReadFile(filepath.Join(logs, fmt.Sprintf("Fresh.%d.log", i+1)))
+		if err != nil || strings.Count(string(fresh), "> ucinewgame\n") != 1 || !strings.Contains(string(fresh), want) {
+			t.Errorf("Fresh.%d.log: want one game, note %q; got %v:\n%s", i+1, want, err, fresh)
+		}
 	}
 }
 

@@ -90,7 +90,7 @@ func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply in
 			g.lose(s, record.TermAbandoned, fmt.Sprintf("%s engine failed to start: %v", sideNames[s], err))
 			return g.rec, nil
 		}
-		p.newGame()
+		p.newGame(fmt.Sprintf("game %d: %s vs %s", spec.Number, g.players[0].cfg.Name, g.players[1].cfg.Name))
 	}
 	g.rec.WhiteID, g.rec.BlackID = g.players[0].id, g.players[1].id
 

@@ -204,9 +204,12 @@ func statusKB(status []byte, field string) (uint64, error) {
 	return kb * 1024, nil
 }
 
-// newGame tells the engine a new game starts (UCI ucinewgame).
-func (p *player) newGame() {
+// newGame tells the engine a new game starts (UCI ucinewgame); the traffic
+// log gets the game's note first, since at concurrency 2 or more which
+// process (which NAME.N.log) plays a game depends on the timing.
+func (p *player) newGame(note string) {
 	p.fresh = false
+	p.client.LogNote(note)
 	p.client.NewGame()
 }
 

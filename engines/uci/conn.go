@@ -51,6 +51,12 @@ func (c *Client) logLine(at time.Time, dir, text string) {
 	fmt.Fprintf(c.cfg.Log, "%s %s %s\n", at.Format("15:04:05.000000"), dir, text)
 }
 
+// LogNote writes a comment line ("#" in the direction column) into the
+// traffic log, so that a reader can find where a game's traffic starts.
+func (c *Client) LogNote(text string) {
+	c.logLine(time.Now(), "#", text)
+}
+
 // send writes command lines to the engine in one write: "position" and
 // "go" together wake the engine once, not twice, on every move.
 func (c *Client) send(cmds ...string) error {
