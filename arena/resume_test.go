@@ -2,6 +2,7 @@ package arena
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"arena/arena/config"
 	"arena/arena/output"
 )
 
@@ -181,5 +183,79 @@ engines:
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("a run that could not start left %s behind (%v)", dir, err)
+	}
+}
+
+// A run directory committed with the repository resumes from a checkout
+// elsewhere: config.yaml names the book relative to the run directory, and
+// the config hash (what arena merge compares) does not depend on where the
+// book lies.
+func TestResumeFromMovedCheckout(t *testing.T) {
+	checkout := filepath.Join(t.TempDir(), "checkout")
+	book := filepath.Join(checkout, "configs", "book.epd")
+	if err := os.MkdirAll(filepath.Dir(book), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(exampleBook(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(book, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := writeConfig(t, fmt.Sprintf(`
+games: 4
+max_moves: 6
+judge: off
+limits: {depth: 1}
+openings: {file: %q}
+engines: [{name: A, engine: heuristic}, {name: B, engine: random}]
+`, book))
+	run := filepath.Join(checkout, "results", "r")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := &cancelAfter{prefix: "Game 2/4:", cancel: cancel}
+	if _, err := Run(ctx, cfg, Options{Binary: arenaBin, OutDir: run, Stdout: w}); err == nil {
+		t.Fatal("the run was not interrupted")
+	}
+	written, err := os.ReadFile(filepath.Join(run, output.ConfigFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "file: " + filepath.Join("..", "..", "configs", "book.epd") + "\n"; !strings.Contains(string(written), want) {
+		t.Fatalf("config.yaml does not name the book relative to the run (%q):\n%s", want, written)
+	}
+	before, err := ConfigHash(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	moved := filepath.Join(filepath.Dir(checkout), "elsewhere")
+	if err := os.Rename(checkout, moved); err != nil {
+		t.Fatal(err)
+	}
+	run = filepath.Join(moved, "results", "r")
+	var out bytes.Buffer
+	sum, err := Resume(context.Background(), run, Options{Binary: arenaBin, Stdout: &out})
+	if err != nil {
+		t.Fatalf("resume after the move: %v\n%s", err, out.String())
+	}
+	if sum.GamesPlayed != 4 {
+		t.Fatalf("%d games after the resume, want 4\n%s", sum.GamesPlayed, out.String())
+	}
+	checkRunFiles(t, run, 4)
+	reloaded, err := config.Load(filepath.Join(run, output.ConfigFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reloaded.Openings.File != filepath.Join(moved, "configs", "book.epd") {
+		t.Errorf("the reloaded config reads %s", reloaded.Openings.File)
+	}
+	after, err := ConfigHash(reloaded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after != before {
+		t.Errorf("config hash %s after the move, %s before", after, before)
 	}
 }

@@ -117,7 +117,7 @@ func claimRunDir(cfg *config.Config, opt Options, stdout io.Writer) (string, *di
 		lock.unlock()
 		return "", nil, err
 	}
-	data, err := cfg.Marshal()
+	data, err := cfg.MarshalIn(dir)
 	if err == nil {
 		err = atomicfile.WriteFile(filepath.Join(dir, output.ConfigFile), data)
 	}
@@ -130,13 +130,25 @@ func claimRunDir(cfg *config.Config, opt Options, stdout io.Writer) (string, *di
 
 // ConfigHash identifies a resolved config: the SHA-256 of its config.yaml
 // without the keys that do not change the games (concurrency, rating
-// interval, output directory). Shards of one run share it.
+// interval, output directory), with the opening book named by the SHA-256
+// of its content, not by where it lies: shards of one run share the hash
+// when they ran from checkouts in different places.
 func ConfigHash(cfg *config.Config) (string, error) {
 	c := *cfg
 	c.Concurrency = 0
 	c.RatingInterval = 0
 	c.StartTimeout = 0
 	c.Output.Dir = ""
+	if cfg.Openings != nil && cfg.Openings.File != "" {
+		book, err := os.ReadFile(cfg.Openings.File)
+		if err != nil {
+			return "", fmt.Errorf("opening book: %w", err)
+		}
+		o := *cfg.Openings
+		sum := sha256.Sum256(book)
+		o.File = "sha256:" + hex.EncodeToString(sum[:])
+		c.Openings = &o
+	}
 	data, err := c.Marshal()
 	if err != nil {
 		return "", err

@@ -149,7 +149,7 @@ func RunSweep(ctx context.Context, cfg *config.Config, opt Options) (*SweepSumma
 		if _, err := os.Stat(filepath.Join(sub, output.GamesFile)); err == nil {
 			return nil, fmt.Errorf("%s already holds a run (%s exists)", sub, output.GamesFile)
 		}
-		data, err := c.Marshal()
+		data, err := c.MarshalIn(sub)
 		if err != nil {
 			return nil, err
 		}

@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -300,6 +302,40 @@ func (c *Config) Marshal() ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// MarshalIn returns the config as written into the run directory dir: the
+// files it reads (the opening book, engines' working directories) named
+// relative to dir. Load resolves a relative path against the current
+// directory and then the config file's, so a run directory committed with
+// the repository resumes from any checkout of it, wherever it lives.
+func (c *Config) MarshalIn(dir string) ([]byte, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	rel := func(p string) string {
+		if !filepath.IsAbs(p) {
+			return p
+		}
+		if r, err := filepath.Rel(abs, p); err == nil {
+			return r
+		}
+		return p
+	}
+	cc := *c
+	if c.Openings != nil {
+		o := *c.Openings
+		o.File = rel(o.File)
+		cc.Openings = &o
+	}
+	cc.Engines = slices.Clone(c.Engines)
+	for i := range cc.Engines {
+		if cc.Engines[i].Workdir != "" {
+			cc.Engines[i].Workdir = rel(cc.Engines[i].Workdir)
+		}
+	}
+	return cc.Marshal()
 }
 
 // Load reads, validates and resolves a config file. Errors name the file,
