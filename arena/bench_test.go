@@ -39,7 +39,11 @@ engines:
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, g := range sum.Games {
+		saved, err := readSummary(dir) // the games' lines are in summary.json, not in memory
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, g := range saved.Games {
 			plies += g.Plies
 			total += g.Duration
 		}

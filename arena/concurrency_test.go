@@ -76,7 +76,11 @@ func TestConcurrencyGivesIdenticalGames(t *testing.T) {
 		if !strings.Contains(out.String(), "games/hour at concurrency") {
 			t.Errorf("no speed line:\n%s", out.String())
 		}
-		for i, g := range sum.Games {
+		saved, err := readSummary(dir)
+		if err != nil || saved == nil || len(saved.Games) != 20 {
+			t.Fatalf("concurrency %d: summary.json: %v, %+v, want 20 games", n, err, saved)
+		}
+		for i, g := range saved.Games {
 			if g.Game != i+1 {
 				t.Fatalf("concurrency %d: summary game %d is game %d", n, i+1, g.Game)
 			}

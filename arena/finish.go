@@ -19,7 +19,7 @@ func (m *match) finish(sum *record.Summary) error {
 	cpu := processCPU() - m.cpu0
 	sum.Throughput = &record.Throughput{Games: m.played, WallS: wall.Seconds(), HarnessCPUS: cpu.Seconds(),
 		GamesPerHour: float64(m.played) / wall.Hours(), HarnessShare: cpu.Seconds() / wall.Seconds()}
-	if err := output.RewriteLog(m.dir, sum); err != nil {
+	if err := output.RewriteLog(m.dir, sum.SPRT != nil, m.lines); err != nil {
 		return err
 	}
 	if err := m.writeSummaries(sum, true); err != nil {

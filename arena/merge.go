@@ -155,6 +155,11 @@ func writeMerged(out string, cfg *config.Config, shards []*record.Summary, idx o
 		return nil, err
 	}
 	defer o.Close()
+	lines, err := output.NewGameLines(dir, cfg.SPRT != nil)
+	if err != nil {
+		return nil, err
+	}
+	defer lines.Close()
 	it := newSchedule(cfg, book, record.Shard{})
 	for spec, ok := it.next(); ok && !b.Decided(); spec, ok = it.next() {
 		g, err := idx[spec.Number].Read()
@@ -166,7 +171,9 @@ func writeMerged(out string, cfg *config.Config, shards []*record.Summary, idx o
 				cfg.Engines[spec.White].Name, cfg.Engines[spec.Black].Name)
 		}
 		g.Pair = spec.Pair
-		b.Add(g)
+		if err := lines.Add(b.Add(g)); err != nil {
+			return nil, err
+		}
 		if _, err := o.AppendJSON(g); err != nil {
 			return nil, err
 		}
@@ -178,7 +185,7 @@ func writeMerged(out string, cfg *config.Config, shards []*record.Summary, idx o
 		return nil, err
 	}
 	sum := b.Summary()
-	if err := output.WriteSummaryFiles(dir, cfg, sum); err != nil {
+	if err := output.WriteSummaryFiles(dir, cfg, sum, lines); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(stdout, "Merged %d shards (%d games) into %s\n\n", len(shards), sum.GamesPlayed, dir)

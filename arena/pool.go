@@ -56,7 +56,8 @@ type match struct {
 	dir     string
 	out     *output.Writer
 	b       *record.Builder
-	commit  *scheduleIter // the next game in game order
+	lines   *output.GameLines // the summaries' per-game lines, on disk
+	commit  *scheduleIter     // the next game in game order
 	next    gameSpec
 	hasNext bool
 	pending map[int]pendingGame // finished, waiting for earlier games
@@ -77,13 +78,18 @@ type pendingGame struct {
 	ref output.Ref
 }
 
-// summaryInterval bounds how often summary.json and summary.md are
-// rewritten: they grow with the games, so rewriting them after every game
-// of a long run of short games would cost quadratic time. They wait at least
-// a second, and 20 times as long as the last write took, so writing them
-// costs at most about 5% of the run; they are always written before the
-// first game and at the end.
-const summaryInterval = time.Second
+// summaryInterval and summaryRate bound how often summary.json and
+// summary.md are rewritten: they grow with the games, so rewriting them
+// after every game of a long run of short games would cost quadratic time
+// and disk writes. They wait at least a second, 20 times as long as the
+// last write took (so writing them costs at most about 5% of the run), and
+// as long as writing their size at summaryRate takes (so a long run does
+// not rewrite megabytes every second: at 10,000 games, 5 MB, every 10 s).
+// They are always written before the first game and at the end.
+const (
+	summaryInterval = time.Second
+	summaryRate     = 512 << 10 // bytes per second
+)
 
 // maxJudgeWorkers is the most Stockfish processes the judge accepts.
 const maxJudgeWorkers = 256
@@ -197,6 +203,9 @@ func (m *match) close() {
 	if m.out != nil {
 		m.out.Close()
 	}
+	if m.lines != nil {
+		m.lines.Close()
+	}
 }
 
 // open prepares dir: it takes the games already finished there (none for a
@@ -225,6 +234,9 @@ func (m *match) open(ctx context.Context, dir string) error {
 	m.b = record.NewBuilder(m.cfg, record.RunInfo{Dir: dir, Started: m.started, Planned: m.planned, IDs: m.ids, JudgeID: m.judgeID,
 		ConfigHash: hash, Shard: m.shard, Concurrency: m.n, Warnings: m.warnings})
 	if m.out, err = output.Create(dir, m.cfg); err != nil {
+		return err
+	}
+	if m.lines, err = output.NewGameLines(dir, m.cfg.SPRT != nil); err != nil {
 		return err
 	}
 	m.commit = newSchedule(m.cfg, m.openings, m.shard)
@@ -307,7 +319,9 @@ func (m *match) takeInOrder(report bool) error {
 		if err := m.out.AppendOrdered(g); err != nil {
 			return err
 		}
-		m.b.Add(g)
+		if err := m.lines.Add(m.b.Add(g)); err != nil {
+			return err
+		}
 		m.next, m.hasNext = m.commit.next()
 		if report {
 			sum := m.b.Summary()
@@ -327,8 +341,8 @@ func (m *match) writeSummaries(s *record.Summary, force bool) error {
 		return nil
 	}
 	m.wrote = time.Now()
-	err := output.WriteSummaryFiles(m.dir, m.cfg, s)
-	m.wait = max(summaryInterval, 20*time.Since(m.wrote))
+	err := output.WriteSummaryFiles(m.dir, m.cfg, s, m.lines)
+	m.wait = max(summaryInterval, 20*time.Since(m.wrote), time.Duration(float64(m.lines.Size())/summaryRate*float64(time.Second)))
 	return err
 }
 

@@ -3,6 +3,7 @@ package output
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -11,9 +12,9 @@ import (
 	"arena/internal/atomicfile"
 )
 
-// RewriteLog rewrites dir/games.jsonl in game order with the games of sum
-// (and their LLR).
-func RewriteLog(dir string, sum *record.Summary) error {
+// RewriteLog rewrites dir/games.jsonl in game order with the games of
+// lines (and their pair numbers and, with an SPRT, their LLR).
+func RewriteLog(dir string, sprt bool, lines *GameLines) error {
 	path := filepath.Join(dir, GamesFile)
 	idx := Index{}
 	f, err := idx.Add(path)
@@ -21,12 +22,15 @@ func RewriteLog(dir string, sum *record.Summary) error {
 		return err
 	}
 	defer f.Close()
-	if sum.SPRT == nil && inGameOrder(idx, sum) {
-		return nil // nothing to change: a run at concurrency 1 is already in order
+	if !sprt {
+		ordered, err := inGameOrder(idx, lines)
+		if err != nil || ordered {
+			return err // nothing to change: a run at concurrency 1 is already in order
+		}
 	}
 	return atomicfile.Write(path, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<16)
-		for _, gs := range sum.Games {
+		err := lines.Each(func(gs record.GameSummary) error {
 			ref, ok := idx[gs.Game]
 			if !ok {
 				return fmt.Errorf("%s: game %d is in the summary but not in %s", dir, gs.Game, GamesFile)
@@ -40,23 +44,35 @@ func RewriteLog(dir string, sum *record.Summary) error {
 			if err != nil {
 				return err
 			}
-			if _, err := bw.Write(append(line, '\n')); err != nil {
-				return err
-			}
+			_, err = bw.Write(append(line, '\n'))
+			return err
+		})
+		if err != nil {
+			return err
 		}
 		return bw.Flush()
 	})
 }
 
-// inGameOrder reports whether the log holds exactly sum's games, in order.
-func inGameOrder(idx Index, sum *record.Summary) bool {
-	if len(idx) != len(sum.Games) {
-		return false
+// errOutOfOrder stops inGameOrder's walk at the first game out of place.
+var errOutOfOrder = errors.New("out of order")
+
+// inGameOrder reports whether the log holds exactly the games of lines, in
+// order.
+func inGameOrder(idx Index, lines *GameLines) (bool, error) {
+	if len(idx) != lines.Len() {
+		return false, nil
 	}
-	for i, gs := range sum.Games {
-		if ref, ok := idx[gs.Game]; !ok || ref.line != i+1 {
-			return false
+	i := 0
+	err := lines.Each(func(gs record.GameSummary) error {
+		i++
+		if ref, ok := idx[gs.Game]; !ok || ref.line != i {
+			return errOutOfOrder
 		}
+		return nil
+	})
+	if errors.Is(err, errOutOfOrder) {
+		return false, nil
 	}
-	return true
+	return err == nil, err
 }

@@ -1,6 +1,7 @@
 package output
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"encoding/json"
@@ -9,7 +10,6 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -23,32 +23,58 @@ import (
 	"arena/tracker"
 )
 
-// WriteSummaryFiles replaces dir's summary.json and summary.md.
-func WriteSummaryFiles(dir string, cfg *config.Config, s *record.Summary) error {
-	js, err := JSON(s)
+// WriteSummaryFiles replaces dir's summary.json and summary.md: the
+// aggregates of s followed by the games of lines.
+func WriteSummaryFiles(dir string, cfg *config.Config, s *record.Summary, lines *GameLines) error {
+	err := atomicfile.Write(filepath.Join(dir, SummaryJSON), func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<16)
+		if err := writeJSON(bw, s, lines); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
 	if err != nil {
-		return err
-	}
-	if err := atomicfile.WriteFile(filepath.Join(dir, SummaryJSON), js); err != nil {
 		return fmt.Errorf("write %s: %w", SummaryJSON, err)
 	}
-	md, err := Markdown(s, cfg)
+	err = atomicfile.Write(filepath.Join(dir, SummaryMD), func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<16)
+		if err := writeMarkdown(bw, s, cfg, lines); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
 	if err != nil {
-		return err
-	}
-	if err := atomicfile.WriteFile(filepath.Join(dir, SummaryMD), md); err != nil {
 		return fmt.Errorf("write %s: %w", SummaryMD, err)
 	}
 	return nil
 }
 
-// JSON returns summary.json's content.
-func JSON(s *record.Summary) ([]byte, error) {
-	b, err := json.MarshalIndent(s, "", "  ")
+// writeJSON writes summary.json: s marshalled with its games array (the
+// last field) taken from lines, byte for byte what marshalling s with
+// those games in s.Games would give.
+func writeJSON(w io.Writer, s *record.Summary, lines *GameLines) error {
+	head := *s
+	head.Games = []record.GameSummary{}
+	b, err := json.MarshalIndent(&head, "", "  ")
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return append(b, '\n'), nil
+	const noGames = "[]\n}"
+	if !bytes.HasSuffix(b, []byte(noGames)) {
+		return fmt.Errorf("%s: the games are not the summary's last field", SummaryJSON)
+	}
+	if lines.Len() == 0 {
+		_, err := w.Write(append(b, '\n'))
+		return err
+	}
+	if _, err := w.Write(append(b[:len(b)-len(noGames)], "[\n"...)); err != nil {
+		return err
+	}
+	if err := lines.copyJSON(w); err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, "\n  ]\n}\n")
+	return err
 }
 
 var tableHeader = []string{"Engine", "Games", "Wins", "Draws", "Losses", "Score %", "Avg Time (s)", "Median Time (s)",
@@ -284,9 +310,9 @@ func writeMarkdownRow(b *bytes.Buffer, cells []string) {
 	b.WriteString("\n")
 }
 
-// Markdown returns summary.md: the configuration, the results table, the
-// pairings' Elo and one line per game.
-func Markdown(s *record.Summary, cfg *config.Config) ([]byte, error) {
+// writeMarkdown writes summary.md: the configuration, the results table,
+// the pairings' Elo and one line per game (from lines).
+func writeMarkdown(w io.Writer, s *record.Summary, cfg *config.Config, lines *GameLines) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# %s\n\n", s.Name)
 	fmt.Fprintf(&b, "```\n")
@@ -301,13 +327,13 @@ func Markdown(s *record.Summary, cfg *config.Config) ([]byte, error) {
 		fmt.Fprintf(&b, "Stopped early: %s.\n\n", s.Stopped)
 	}
 	if err := writeResults(&b, s, true); err != nil {
-		return nil, err
+		return err
 	}
 	b.WriteString("\n")
 	b.WriteString("## Games\n\n")
-	// One row per game, written directly: tablewriter pads every column
-	// to its widest cell, which for a long run costs a hundred times the
-	// table's size in allocations on every rewrite.
+	// The rows are written directly (GameLines), not by tablewriter,
+	// which pads every column to its widest cell and so would need every
+	// row at once.
 	header := []string{"Game", "Pair", "White", "Black", "Opening", "Result", "Termination", "Reason", "Plies", "White ACPL", "Black ACPL"}
 	if s.SPRT != nil {
 		header = append(header, "LLR")
@@ -320,20 +346,10 @@ func Markdown(s *record.Summary, cfg *config.Config) ([]byte, error) {
 		b.WriteString("---|")
 	}
 	b.WriteString("\n")
-	row := make([]string, 0, len(header))
-	for _, g := range s.Games {
-		pair := "-"
-		if g.Pair > 0 {
-			pair = strconv.Itoa(g.Pair)
-		}
-		row = append(row[:0], strconv.Itoa(g.Game), pair, g.White, g.Black, g.Opening, g.Result, g.Termination,
-			g.Reason, strconv.Itoa(g.Plies), FormatOpt(g.WhiteACPL, "%.1f"), FormatOpt(g.BlackACPL, "%.1f"))
-		if s.SPRT != nil {
-			row = append(row, record.FormatLLR(g.LLR))
-		}
-		writeMarkdownRow(&b, row)
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return err
 	}
-	return b.Bytes(), nil
+	return lines.copyMarkdown(w)
 }
 
 // adjudicationLine says how many games the adjudication rules ended

@@ -12,13 +12,14 @@ import (
 )
 
 // Builder aggregates finished games one at a time, in game order,
-// into the Summary. It keeps counts and sums, not games: its memory grows
-// only by the one-line GameSummary each game adds to summary.json (and the
-// bounded median sketches), so a run of a million games summarizes in the
-// memory of a few thousand.
+// into the Summary. It keeps counts, sums and bounded median sketches, not
+// games, so a run of a million games summarizes in the memory of one: each
+// game's line of summary.json (its GameSummary) goes back to the caller,
+// which keeps it on disk (output.GameLines), and the Summary's Games stay
+// empty.
 type Builder struct {
 	cfg       *config.Config
-	s         Summary // the fields that do not depend on the games, and the games' lines
+	s         Summary // the fields that do not depend on the games
 	index     map[string]int
 	acc       []engineAcc
 	wdl       map[[2]int]*[3]int
@@ -99,9 +100,10 @@ func NewBuilder(cfg *config.Config, ri RunInfo) *Builder {
 	return b
 }
 
-// Add counts a finished game; games must come in game order. With an SPRT
-// it sets g.LLR to the test's LLR after the game.
-func (b *Builder) Add(g *GameRecord) {
+// Add counts a finished game and returns its line of summary.json; games
+// must come in game order. With an SPRT it sets g.LLR to the test's LLR
+// after the game.
+func (b *Builder) Add(g *GameRecord) GameSummary {
 	s := &b.s
 	w, k := b.index[g.White], b.index[g.Black]
 	for _, id := range []struct{ name, id string }{{g.White, g.WhiteID}, {g.Black, g.BlackID}} {
@@ -126,7 +128,6 @@ func (b *Builder) Add(g *GameRecord) {
 		b.acc[k].judge.Add(*st)
 		b.acc[k].judged = true
 	}
-	s.Games = append(s.Games, gs)
 	s.GamesPlayed++
 	if g.Adjudication != "" {
 		if s.Adjudications == nil {
@@ -163,6 +164,7 @@ func (b *Builder) Add(g *GameRecord) {
 		es.MaxTime = math.Max(es.MaxTime, m.Time)
 		es.PeakRSSMB = math.Max(es.PeakRSSMB, m.PeakMB)
 	}
+	return gs
 }
 
 // addResult counts the game's result for both engines (w plays White, k

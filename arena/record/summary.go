@@ -58,8 +58,12 @@ type Summary struct {
 	// processes than cores).
 	Warnings []string `json:"warnings,omitempty"`
 	// Throughput is the last session's speed (absent for merged runs).
-	Throughput *Throughput   `json:"throughput,omitempty"`
-	Games      []GameSummary `json:"games"`
+	Throughput *Throughput `json:"throughput,omitempty"`
+	// Games is one line per game, in game order, as summary.json holds
+	// them; it must stay the last field (output streams the lines after
+	// the rest). Empty in the Summary a Builder returns: the run keeps the
+	// lines on disk, not in memory.
+	Games []GameSummary `json:"games"`
 }
 
 // Throughput is how fast a session of arena run played.
