@@ -36,8 +36,10 @@ bench:
 
 SOAK_DIR ?= /tmp/arena-soak
 
-# soak: 10,000 random-vs-random games (configs/soak.yaml, a few minutes); samples the arena
-# process's RSS every 2 s into $(SOAK_DIR).rss and prints the first, largest and last sample.
+# soak: 10,000 random-vs-random games (configs/soak.yaml, 20-30 minutes); samples the arena
+# process's RSS every 2 s into $(SOAK_DIR).rss ("time games KB") and prints the first sample
+# after a game, those at 1,000 and 5,000 games, the largest and the last, and the growth per
+# 1,000 games (least squares from game 1,000 to the last game, before the end-of-run work).
 soak: build
 	rm -rf $(SOAK_DIR) $(SOAK_DIR).rss
 	./$(BIN) run configs/soak.yaml --out $(SOAK_DIR) > $(SOAK_DIR).log 2>&1 & pid=$$!; \
@@ -46,8 +48,13 @@ soak: build
 		games=$$(wc -l < $(SOAK_DIR)/games.jsonl 2>/dev/null || echo 0); \
 		[ -n "$$rss" ] && echo "$$(date +%s) $$games $$rss" >> $(SOAK_DIR).rss; sleep 2; \
 	done; wait $$pid; status=$$?; tail -3 $(SOAK_DIR).log; \
-	awk 'NR==1 {first=$$3; g1=$$2} {if ($$3>max) {max=$$3; gm=$$2}; last=$$3; gl=$$2} \
-		END {printf "arena RSS: %.1f MB at game %d, largest %.1f MB at game %d, last %.1f MB at game %d\n", first/1024, g1, max/1024, gm, last/1024, gl}' $(SOAK_DIR).rss; \
+	awk 'NR==FNR {end=$$2; next} $$2==0 {next} !g1 {first=$$3; g1=$$2} !k1 && $$2>=1000 {k1=$$3; g1k=$$2} \
+		!k5 && $$2>=5000 {k5=$$3; g5k=$$2} {if ($$3>max) {max=$$3; gm=$$2}; last=$$3; gl=$$2} \
+		$$2>=1000 && $$2<end {n++; sx+=$$2; sy+=$$3; sxx+=$$2*$$2; sxy+=$$2*$$3} \
+		END {printf "arena RSS: %.1f MB at game %d, %.1f MB at game %d, %.1f MB at game %d, largest %.1f MB at game %d, last %.1f MB at game %d\n", \
+			first/1024, g1, k1/1024, g1k, k5/1024, g5k, max/1024, gm, last/1024, gl; \
+			if (n>1 && n*sxx>sx*sx) printf "growth from game 1,000 to %d: %.3f MB per 1,000 games\n", end, (n*sxy-sx*sy)/(n*sxx-sx*sx)*1000/1024}' \
+		$(SOAK_DIR).rss $(SOAK_DIR).rss; \
 	exit $$status
 
 stockfish:
