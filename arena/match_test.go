@@ -370,6 +370,36 @@ func checkRunFiles(t *testing.T, dir string, n int) {
 	if err != nil || len(rows) != plies+1 {
 		t.Errorf("moves.csv: %d rows, %v; want %d plies + header", len(rows), err, plies)
 	}
+	checkSummaryGames(t, dir, games)
+}
+
+// checkSummaryGames checks that summary.json and summary.md list the games
+// of games.jsonl, in order (their lines are kept on disk during the run,
+// and rebuilt by a resume or a merge).
+func checkSummaryGames(t *testing.T, dir string, games []*record.GameRecord) {
+	t.Helper()
+	sum, err := readSummary(dir)
+	if err != nil || sum == nil || len(sum.Games) != len(games) {
+		t.Fatalf("summary.json: %v, %+v; want %d games", err, sum, len(games))
+	}
+	md, err := os.ReadFile(filepath.Join(dir, output.SummaryMD))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, _ := bytes.Cut(md, []byte("## Games\n"))
+	if c := bytes.Count(table, []byte("\n| ")); c != len(games)+1 {
+		t.Errorf("summary.md's games table has %d rows, want a header and %d games", c, len(games))
+	}
+	for i, g := range games {
+		s := sum.Games[i]
+		if s.Game != g.Game || s.Result != g.Result || s.Plies != g.Plies || s.Pair != g.Pair || s.Reason != g.Reason {
+			t.Errorf("summary.json game %d: %+v; games.jsonl has %d %s %d plies pair %d", i+1, s, g.Game, g.Result, g.Plies, g.Pair)
+		}
+		row := fmt.Sprintf("\n| %d | ", g.Game)
+		if !bytes.Contains(table, []byte(row)) {
+			t.Errorf("summary.md has no row for game %d", g.Game)
+		}
+	}
 }
 
 // UCI options are checked against what the engine announces.
