@@ -26,7 +26,7 @@ import (
 // /tmp) and vanish with the process however it ends. A resumed run
 // rebuilds them from games.jsonl, as it rebuilds the other outputs.
 type GameLines struct {
-	json, md         *os.File
+	json, md         *os.File // the entries joined by ",\n"; the table's rows
 	jsonSize, mdSize int64
 	n                int
 	llr              bool // summary.md has the LLR column (the config has sprt:)
@@ -103,7 +103,8 @@ func (l *GameLines) Each(fn func(record.GameSummary) error) error {
 	return nil
 }
 
-// Close removes the scratch files.
+// Close closes the scratch files, which frees their space (they are
+// unlinked already).
 func (l *GameLines) Close() {
 	for _, f := range []*os.File{l.json, l.md} {
 		if f != nil {
