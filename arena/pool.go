@@ -57,7 +57,8 @@ type match struct {
 	out     *output.Writer
 	b       *record.Builder
 	lines   *output.GameLines // the summaries' per-game lines, on disk
-	commit  *scheduleIter     // the next game in game order
+	commit  games             // the next game in game order
+	ko      *record.Knockout  // a knockout's bracket, nil for other formats
 	next    gameSpec
 	hasNext bool
 	pending map[int]pendingGame // finished, waiting for earlier games
@@ -106,6 +107,9 @@ func newMatch(ctx context.Context, cfg *config.Config, opt Options) (_ *match, e
 		if m.openings, err = openings.Load(*cfg.Openings); err != nil {
 			return nil, err
 		}
+	}
+	if cfg.Format == config.FormatKnockout && !m.shard.IsZero() {
+		return nil, fmt.Errorf("%s: format: knockout cannot be split into shards (shard %s): each round's pairings depend on the previous round's results; run it whole, with concurrency to play a round's games at once", cfg.File, m.shard)
 	}
 	m.total = totalGames(cfg)
 	m.planned = shardGames(m.total, m.shard)
@@ -231,21 +235,27 @@ func (m *match) open(ctx context.Context, dir string) error {
 	if err != nil {
 		return err
 	}
+	if m.cfg.Format == config.FormatKnockout {
+		m.ko = record.NewKnockout(m.cfg)
+	}
 	m.b = record.NewBuilder(m.cfg, record.RunInfo{Dir: dir, Started: m.started, Planned: m.planned, IDs: m.ids, JudgeID: m.judgeID,
-		ConfigHash: hash, Shard: m.shard, Concurrency: m.n, Warnings: m.warnings})
+		ConfigHash: hash, Shard: m.shard, Concurrency: m.n, Warnings: m.warnings, Knockout: m.ko})
 	if m.out, err = output.Create(dir, m.cfg); err != nil {
 		return err
 	}
 	if m.lines, err = output.NewGameLines(dir, m.cfg.SPRT != nil); err != nil {
 		return err
 	}
-	m.commit = newSchedule(m.cfg, m.openings, m.shard)
+	m.commit = newGames(m.cfg, m.openings, m.shard, m.ko)
 	m.next, m.hasNext = m.commit.next()
 	m.pending = map[int]pendingGame{}
 	output.WriteMatchConfig(m.stdout, m.cfg, m.started, m.planned, dir)
 	m.printSetup(len(idx))
 	for _, n := range slices.Sorted(maps.Keys(idx)) {
-		if n > m.total || !m.shard.Has(n) {
+		// A knockout's tie-breaks number games beyond its regular
+		// ones; a game outside its bracket fails the check in
+		// takeInOrder.
+		if (m.ko == nil && n > m.total) || !m.shard.Has(n) {
 			return fmt.Errorf("%s: game %d is not in the schedule of this run (%d games, shard %s)", idx[n].Path(), n, m.total, m.shard)
 		}
 		g, err := idx[n].Read()
@@ -319,6 +329,15 @@ func (m *match) takeInOrder(report bool) error {
 		if err := m.out.AppendOrdered(g); err != nil {
 			return err
 		}
+		if m.ko != nil {
+			if err := m.ko.Add(g); err != nil {
+				return fmt.Errorf("%s: %w", m.dir, err)
+			}
+			m.total, m.planned = m.ko.Planned(), m.ko.Planned()
+			if m.prog != nil {
+				m.prog.total = m.total
+			}
+		}
 		if err := m.lines.Add(m.b.Add(g)); err != nil {
 			return err
 		}
@@ -385,7 +404,7 @@ func (m *match) play(ctx context.Context) (*record.Summary, error) {
 		cancel()
 		wg.Wait()
 	}()
-	feed := newSchedule(m.cfg, m.openings, m.shard)
+	feed := newGames(m.cfg, m.openings, m.shard, m.ko)
 	spec, more := m.nextToPlay(feed)
 	inflight := 0
 	var fatal error
@@ -406,6 +425,10 @@ func (m *match) play(ctx context.Context) (*record.Summary, error) {
 			if err := m.finished(res); err != nil && fatal == nil {
 				fatal = err
 				cancel()
+			}
+			if !more {
+				// A knockout's next games appear as results come in.
+				spec, more = m.nextToPlay(feed)
 			}
 			if m.b.Decided() {
 				cancel() // the games after the deciding one are not played
@@ -428,7 +451,7 @@ func (m *match) play(ctx context.Context) (*record.Summary, error) {
 }
 
 // nextToPlay returns the next game of the schedule that has not finished.
-func (m *match) nextToPlay(feed *scheduleIter) (gameSpec, bool) {
+func (m *match) nextToPlay(feed games) (gameSpec, bool) {
 	for {
 		s, ok := feed.next()
 		if !ok {

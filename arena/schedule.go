@@ -105,8 +105,59 @@ func newSchedule(cfg *config.Config, book []openings.Opening, shard record.Shard
 	return s
 }
 
-// totalGames is the number of games the config schedules (all shards).
-func totalGames(cfg *config.Config) int { return cfg.Games * len(cfg.Pairings()) }
+// totalGames is the number of games the config schedules (all shards;
+// a knockout's without tie-breaks).
+func totalGames(cfg *config.Config) int { return cfg.ScheduledGames() }
+
+// games yields the games of a schedule in order: next returns false at
+// its end, or, for a knockout, where the next game depends on results not
+// yet in (a later call may then return it).
+type games interface {
+	next() (gameSpec, bool)
+}
+
+// knockoutIter yields a knockout's games as its bracket lists them (see
+// record.Knockout), with their colours and openings: game Index of an
+// encounter is played as game Index of any pairing.
+type knockoutIter struct {
+	cfg      *config.Config
+	ko       *record.Knockout
+	openings []openings.Opening
+	i        int
+}
+
+func (s *knockoutIter) next() (gameSpec, bool) {
+	list := s.ko.Games()
+	if s.i >= len(list) {
+		return gameSpec{}, false
+	}
+	kg := list[s.i]
+	s.i++
+	g := gameSpec{Number: kg.Number, White: kg.A, Black: kg.B, Pair: kg.Pair}
+	if swapped(s.cfg, kg.Index) {
+		g.White, g.Black = kg.B, kg.A
+	}
+	if len(s.openings) > 0 {
+		use := kg.Index
+		if s.cfg.Pairs {
+			use /= 2
+		}
+		// A fresh sequence per game: the random order's shuffles must
+		// be drawn in order, and encounters reuse the same uses.
+		seq := newOpeningSeq(s.openings, s.cfg.Openings.Order, s.cfg.Openings.Start, s.cfg.Seed)
+		g.Opening = &s.openings[seq.at(use)]
+	}
+	return g, true
+}
+
+// newGames is the schedule of a run: the bracket's for a knockout, else
+// the fixed schedule of the shard.
+func newGames(cfg *config.Config, book []openings.Opening, shard record.Shard, ko *record.Knockout) games {
+	if ko != nil {
+		return &knockoutIter{cfg: cfg, ko: ko, openings: book}
+	}
+	return newSchedule(cfg, book, shard)
+}
 
 // next returns the next game of the schedule (of the shard), false at the end.
 func (s *scheduleIter) next() (gameSpec, bool) {

@@ -55,9 +55,10 @@ const (
 	FormatMatch      = "match"       // two engines
 	FormatRoundRobin = "round-robin" // every engine against every other
 	FormatGauntlet   = "gauntlet"    // engines[0] against each of the others
+	FormatKnockout   = "knockout"    // single elimination, seeded in config order (arena/record/knockout.go)
 )
 
-var formats = []string{FormatMatch, FormatRoundRobin, FormatGauntlet}
+var formats = []string{FormatMatch, FormatRoundRobin, FormatGauntlet, FormatKnockout}
 
 // UCIEngine is the engines[].engine value for an external UCI binary.
 const UCIEngine = "uci"
@@ -67,8 +68,8 @@ const UCIEngine = "uci"
 // back unchanged (that is how --resume restores a run).
 type Config struct {
 	Name   string `yaml:"name"`
-	Format string `yaml:"format"` // FormatMatch, FormatRoundRobin or FormatGauntlet
-	Games  int    `yaml:"games"`  // per pairing of engines
+	Format string `yaml:"format"` // FormatMatch, FormatRoundRobin, FormatGauntlet or FormatKnockout
+	Games  int    `yaml:"games"`  // per pairing of engines (knockout: per encounter, before tie-breaks)
 	// Concurrency is the number of games played at once, each with its
 	// own engine processes (arena run --concurrency overrides it).
 	Concurrency int `yaml:"concurrency"`

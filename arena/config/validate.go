@@ -186,8 +186,15 @@ func (d *decoder) tournament(n *yaml.Node, c *Config, formatNode, anchorNode *ya
 	case !slices.Contains(names, c.Anchor):
 		return d.errorf(anchorNode, "anchor", "%q is not an engine name (engines: %s)", c.Anchor, strings.Join(names, ", "))
 	}
-	if total := int64(c.Games) * int64(len(c.Pairings())); total > MaxGames {
+	if c.Format == FormatKnockout {
+		if total := int64(c.Games) * int64(len(c.Engines)-1); total > MaxGames {
+			return d.errorf(keyNode(n, "games"), "games", "%d games per encounter times %d encounters is %d games, more than the %d a run may schedule", c.Games, len(c.Engines)-1, total, MaxGames)
+		}
+	} else if total := int64(c.Games) * int64(len(c.Pairings())); total > MaxGames {
 		return d.errorf(keyNode(n, "games"), "games", "%d games per pairing times %d pairings is %d games, more than the %d a run may schedule", c.Games, len(c.Pairings()), total, MaxGames)
+	}
+	if c.SPRT != nil && c.Format == FormatKnockout {
+		return d.errorf(keyNode(n, "sprt"), "sprt", "an SPRT stops a match; a knockout decides each encounter by its score (use format: match for an SPRT)")
 	}
 	if c.SPRT != nil && len(c.Engines) != 2 {
 		return d.errorf(keyNode(n, "sprt"), "sprt", "an SPRT tests a match of exactly 2 engines, %d given", len(c.Engines))

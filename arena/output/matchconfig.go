@@ -82,6 +82,8 @@ func formatLine(cfg *config.Config) string {
 	switch f {
 	case config.FormatMatch:
 		return fmt.Sprintf("match (%d games)", cfg.Games)
+	case config.FormatKnockout:
+		return knockoutLine(cfg)
 	case config.FormatGauntlet:
 		return fmt.Sprintf("gauntlet: %s against each of the %d others, %d games per pairing", cfg.Engines[0].Name, n, cfg.Games)
 	}

@@ -138,6 +138,11 @@ func writeResults(w io.Writer, s *record.Summary, markdown bool) error {
 		fmt.Fprintln(w)
 	}
 	writePairs(w, s, bullet)
+	if s.Knockout != nil {
+		if err := writeBracket(w, s.Knockout, markdown); err != nil {
+			return err
+		}
+	}
 	if len(s.Engines) > 2 && s.Crosstable != nil {
 		fmt.Fprintf(w, "\nCrosstable (points/games (+wins =draws -losses) of the row engine):\n")
 		if markdown {

@@ -27,6 +27,7 @@ type Builder struct {
 	open      map[int]float64 // first game of each game pair not yet complete: its score for the pairing's first engine
 	pairOrder [][2]int
 	sprt      *sprtState
+	ko        *Knockout
 }
 
 // engineAcc is the running sums of one engine's moves.
@@ -49,6 +50,9 @@ type RunInfo struct {
 	Shard       Shard
 	Concurrency int
 	Warnings    []string
+	// Knockout is a knockout's bracket, which the runner extends game by
+	// game; the summary shows it as it stands.
+	Knockout *Knockout
 }
 
 // NewBuilder starts the summary of a run with no games.
@@ -87,7 +91,7 @@ func NewBuilder(cfg *config.Config, ri RunInfo) *Builder {
 			Cap: cfg.Judge.Cap, MateScore: cfg.Judge.MateScore, Timing: JudgeTiming, Protocol: cfg.Judge.Protocol}
 	}
 	b := &Builder{cfg: cfg, index: map[string]int{}, acc: make([]engineAcc, len(cfg.Engines)),
-		wdl: map[[2]int]*[3]int{}, penta: map[[2]int]*tracker.Penta{}, open: map[int]float64{}, sprt: newSPRTState(cfg)}
+		wdl: map[[2]int]*[3]int{}, penta: map[[2]int]*tracker.Penta{}, open: map[int]float64{}, sprt: newSPRTState(cfg), ko: ri.Knockout}
 	for i, e := range cfg.Engines {
 		b.index[e.Name] = i
 		s.Engines = append(s.Engines, EngineSummary{Name: e.Name, Engine: e.Engine, Command: e.Command,
@@ -267,6 +271,10 @@ func (b *Builder) Summary() *Summary {
 	var err error
 	if s.Ratings, err = fitRatings(b.cfg, b.wdl); err != nil {
 		s.RatingsError = err.Error()
+	}
+	if b.ko != nil {
+		s.Knockout = b.ko.Summary()
+		s.GamesPlanned, s.Complete = b.ko.Planned(), b.ko.Done()
 	}
 	if s.SPRT = b.sprt.status(); s.SPRT.Decided() {
 		s.Complete = true

@@ -16,7 +16,7 @@ type Summary struct {
 	RunDir   string    `json:"run_dir"`
 	Started  time.Time `json:"started"`
 	Updated  time.Time `json:"updated"`
-	Format   string    `json:"format"` // match, round-robin or gauntlet
+	Format   string    `json:"format"` // match, round-robin, gauntlet or knockout
 	Complete bool      `json:"complete"`
 	// Stopped says why a complete match ended before its schedule (an
 	// SPRT decided); empty otherwise.
@@ -36,12 +36,15 @@ type Summary struct {
 	// Pairs holds the Elo difference of the first engine of each pairing
 	// over the second, with its 95% interval and LOS.
 	Pairs []PairSummary `json:"pairs"`
-	// Crosstable is every scheduled pairing's W-D-L (0-0-0 until played).
+	// Crosstable is every scheduled pairing's W-D-L (0-0-0 until played;
+	// in a knockout only the engines that have met).
 	Crosstable *Crosstable `json:"crosstable"`
 	// Ratings is the maximum-likelihood fit of all games, the anchor at 0
 	// (null before the first game); RatingsError says why a fit failed.
 	Ratings      *tracker.Ratings `json:"ratings"`
 	RatingsError string           `json:"ratings_error,omitempty"`
+	// Knockout is the bracket of a knockout (format: knockout).
+	Knockout *KnockoutSummary `json:"knockout,omitempty"`
 	// SPRT is the test's state when the config has sprt:.
 	SPRT *SPRTSummary `json:"sprt,omitempty"`
 	// ConfigHash is the SHA-256 of the resolved config (ConfigHash), by

@@ -51,6 +51,9 @@ func crosstable(cfg *config.Config, wdl map[[2]int]*[3]int) *Crosstable {
 	}
 	for _, p := range cfg.Pairings() {
 		r := wdl[p]
+		if r == nil && cfg.Format == config.FormatKnockout {
+			continue // engines that have not met (and may never)
+		}
 		if r == nil {
 			r = &[3]int{}
 		}
