@@ -8,7 +8,7 @@ import (
 	"arena/arena/record"
 )
 
-var bracketHeader = []string{"Round", "Higher seed", "Lower seed", "Score", "Games", "Goes through"}
+var bracketHeader = []string{"Round", "Higher seed", "Lower seed", "Goes through", "Score", "Games"}
 
 // writeBracket writes a knockout's bracket: one row per encounter, round
 // by round, with its score and who went through (and why, when not on
@@ -24,7 +24,7 @@ func writeBracket(w io.Writer, k *record.KnockoutSummary, markdown bool) error {
 			rows = append(rows, bracketRow(r.Round, e))
 		}
 	}
-	if err := RenderTable(w, markdown, bracketHeader, rows, 3); err != nil {
+	if err := RenderTable(w, markdown, bracketHeader, rows, 4); err != nil {
 		return err
 	}
 	if k.Winner != "" {
@@ -39,7 +39,7 @@ func writeBracket(w io.Writer, k *record.KnockoutSummary, markdown bool) error {
 func bracketRow(round int, e record.KnockoutEncounter) []string {
 	a := fmt.Sprintf("#%d %s", e.SeedA, e.A)
 	if e.B == "" {
-		return []string{fmt.Sprint(round), a, "bye", "-", "0", e.A + " (bye)"}
+		return []string{fmt.Sprint(round), a, "bye", e.A + " (bye)", "-", "0"}
 	}
 	games := fmt.Sprint(e.Games)
 	if e.TieBreak > 0 {
@@ -52,8 +52,8 @@ func bracketRow(round int, e record.KnockoutEncounter) []string {
 	case e.Decided == record.DecidedSeed:
 		through += " (level: higher seed)"
 	}
-	return []string{fmt.Sprint(round), a, fmt.Sprintf("#%d %s", e.SeedB, e.B),
-		record.FormatPoints(e.ScoreA) + "-" + record.FormatPoints(e.ScoreB), games, through}
+	return []string{fmt.Sprint(round), a, fmt.Sprintf("#%d %s", e.SeedB, e.B), through,
+		record.FormatPoints(e.ScoreA) + "-" + record.FormatPoints(e.ScoreB), games}
 }
 
 // knockoutLine describes a knockout's bracket for the configuration block.
