@@ -134,3 +134,32 @@ engines:
 		}
 	}
 }
+
+// ucinewgame_timeout bounds the readyok after ucinewgame: an engine that
+// takes longer loses the game with an error naming the key, and the run
+// goes on (with a fresh process) to the end.
+func TestNewGameTimeout(t *testing.T) {
+	sum, _, out, err := playMatch(t, context.Background(), fmt.Sprintf(`
+games: 2
+max_moves: 4
+judge: off
+ucinewgame_timeout: 300ms
+limits: {depth: 1}
+engines:
+  - {name: Slow, command: %q, args: ["-mode", "slownewgame", "-late", "5s"]}
+  - {name: H, engine: heuristic}
+`, fakeBin))
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	if sum.GamesPlayed != 2 || sum.Engines[0].Losses != 2 {
+		t.Fatalf("%d games, Slow lost %d; want 2 lost:\n%s", sum.GamesPlayed, sum.Engines[0].Losses, out)
+	}
+	for _, g := range sum.Games {
+		for _, want := range []string{`no "readyok" within 300ms after "ucinewgame/isready"`, "ucinewgame_timeout"} {
+			if !strings.Contains(g.Reason, want) {
+				t.Errorf("game %d: reason %q lacks %q", g.Game, g.Reason, want)
+			}
+		}
+	}
+}

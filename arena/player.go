@@ -26,9 +26,9 @@ type player struct {
 	id     string   // the engine's UCI "id name", once started
 	log    *os.File // the process's UCI traffic log (with log:)
 	mem    *procMem // the process's /proc/PID/status; nil where there is none
-	// startTimeout bounds uciok/readyok (the config's start_timeout; 0:
-	// the client's default).
-	startTimeout time.Duration
+	// timeouts bound the answers outside a search (the config's
+	// start_timeout, ucinewgame_timeout, ping_timeout).
+	timeouts uci.Timeouts
 	// fresh: the process has played no game yet (restart: on replaces
 	// only a used one, not the one started before the first game).
 	fresh bool
@@ -66,7 +66,7 @@ func (p *player) start(ctx context.Context, arenaBinary string, margin time.Dura
 	}
 	p.stop()
 	cc := clientConfig(p.cfg, arenaBinary, margin)
-	cc.StartTimeout = p.startTimeout
+	cc.Timeouts = p.timeouts
 	if p.cfg.Log != "" {
 		f, err := createLog(p.cfg.Log, p.cfg.Name)
 		if err != nil {

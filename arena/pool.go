@@ -122,7 +122,7 @@ func newMatch(ctx context.Context, cfg *config.Config, opt Options) (_ *match, e
 	if !cfg.Judge.Off {
 		jc := cfg.Judge.JudgeConfig
 		jc.Workers = min(max(jc.Workers, m.n), maxJudgeWorkers)
-		jc.StartTimeout = cfg.StartTimeout.D()
+		jc.Timeouts = cfg.EngineTimeouts()
 		judgeWorkers = jc.Workers * max(jc.Threads, 1)
 		if m.judge, err = tracker.NewJudge(ctx, jc); err != nil {
 			return nil, err
@@ -139,7 +139,7 @@ func newMatch(ctx context.Context, cfg *config.Config, opt Options) (_ *match, e
 			opts := map[string]string{} // the worker's own, for its per-game seeds
 			maps.Copy(opts, e.Options)
 			e.Options = opts
-			r.players = append(r.players, &player{cfg: e, startTimeout: cfg.StartTimeout.D()})
+			r.players = append(r.players, &player{cfg: e, timeouts: cfg.EngineTimeouts()})
 		}
 		m.workers = append(m.workers, r)
 	}

@@ -137,7 +137,7 @@ func ConfigHash(cfg *config.Config) (string, error) {
 	c := *cfg
 	c.Concurrency = 0
 	c.RatingInterval = 0
-	c.StartTimeout = 0
+	c.StartTimeout, c.NewGameTimeout, c.PingTimeout = 0, 0, 0
 	c.Output.Dir = ""
 	if cfg.Openings != nil && cfg.Openings.File != "" {
 		book, err := os.ReadFile(cfg.Openings.File)

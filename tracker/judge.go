@@ -35,9 +35,11 @@ type JudgeConfig struct {
 	// depth N" by then is stopped (killed if it ignores stop), restarted,
 	// and the position tried once more before the judging fails.
 	Timeout time.Duration `yaml:"timeout" json:"timeout"`
-	// StartTimeout bounds Stockfish's uciok and readyok (0: the UCI
-	// client's default); a run sets it from its config's start_timeout.
-	StartTimeout time.Duration `yaml:"-" json:"-"`
+	// Timeouts bound Stockfish's answers outside a search (zero: the UCI
+	// client's defaults); a run sets them from its config's
+	// start_timeout, ucinewgame_timeout and ping_timeout, arena analyze
+	// from its flags.
+	Timeouts uci.Timeouts `yaml:"-" json:"-"`
 }
 
 // The judge protocols.
@@ -207,7 +209,7 @@ func NewJudge(ctx context.Context, cfg JudgeConfig) (*Judge, error) {
 
 // start runs one Stockfish process and registers it for Close.
 func (j *Judge) start(ctx context.Context) (*uci.Client, error) {
-	c, err := uci.Start(ctx, uci.ClientConfig{Command: j.path, StartTimeout: j.cfg.StartTimeout})
+	c, err := uci.Start(ctx, uci.ClientConfig{Command: j.path, Timeouts: j.cfg.Timeouts})
 	if err != nil {
 		return nil, fmt.Errorf("judge: start %s: %w", j.path, err)
 	}

@@ -23,6 +23,7 @@ import (
 
 	"arena/arena/openings"
 	"arena/engines"
+	"arena/engines/uci"
 	"arena/internal/clip"
 	"arena/tracker"
 )
@@ -93,12 +94,17 @@ type Config struct {
 	Seed        int64      `yaml:"seed"`
 	TimeMargin  Duration   `yaml:"time_margin"`
 	MoveTimeout Duration   `yaml:"move_timeout"`
-	// StartTimeout bounds every engine's and the judge's answer to "uci"
-	// and "isready" (0: the UCI client's default, 30 s). It changes no
-	// game, so ConfigHash leaves it out.
-	StartTimeout Duration       `yaml:"start_timeout,omitempty"`
-	Limits       Limits         `yaml:"limits"`
-	Engines      []EngineConfig `yaml:"engines"`
+	// StartTimeout, NewGameTimeout and PingTimeout bound every engine's
+	// and the judge's answers outside a search (uci.Timeouts; fastchess's
+	// -startup-ms, -ucinewgame-ms, -ping-ms): the start-up, the readyok
+	// after ucinewgame, and every other readyok. 0 (a config built in
+	// code): the UCI client's default. They change no game, so ConfigHash
+	// leaves them out.
+	StartTimeout   Duration       `yaml:"start_timeout,omitempty"`
+	NewGameTimeout Duration       `yaml:"ucinewgame_timeout,omitempty"`
+	PingTimeout    Duration       `yaml:"ping_timeout,omitempty"`
+	Limits         Limits         `yaml:"limits"`
+	Engines        []EngineConfig `yaml:"engines"`
 	// Anchor is the engine rated 0 in the rating table.
 	Anchor   string           `yaml:"anchor"`
 	Openings *openings.Config `yaml:"openings,omitempty"`
@@ -139,6 +145,12 @@ type EngineConfig struct {
 	Workdir    string    `yaml:"workdir,omitempty"`
 	Restart    string    `yaml:"restart,omitempty"`
 	Log        string    `yaml:"log,omitempty"`
+}
+
+// EngineTimeouts are the UCI client's timeouts of every engine and the
+// judge.
+func (c *Config) EngineTimeouts() uci.Timeouts {
+	return uci.Timeouts{StartTimeout: c.StartTimeout.D(), NewGameTimeout: c.NewGameTimeout.D(), PingTimeout: c.PingTimeout.D()}
 }
 
 // Builtin reports whether the engine is one of arena's own engines (run as

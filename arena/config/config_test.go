@@ -93,7 +93,7 @@ func TestConfigErrors(t *testing.T) {
 
 		// Tournaments, SPRT, openings and sweeps.
 		{"unknown format", "format: swiss\nlimits: {depth: 1}\n" + twoEngines,
-			[]string{`x.yaml:1: format: "swiss" is not a format (expected match, round-robin, gauntlet)`}},
+			[]string{`x.yaml:1: format: "swiss" is not a format (expected match, round-robin, gauntlet, knockout)`}},
 		{"match of three", "limits: {depth: 1}\nformat: match\n" + threeEngines,
 			[]string{`x.yaml:2: format: a match is between exactly 2 engines, 3 given (use round-robin or gauntlet)`}},
 		{"unknown anchor", "limits: {depth: 1}\n" + threeEngines + "anchor: Z\n",

@@ -150,6 +150,15 @@ func (d *decoder) bool(n *yaml.Node, path string) (bool, error) {
 	return false, d.errorf(n, path, "%q is not a boolean (expected true or false)", s)
 }
 
+// timeout is a duration above 0: a wait for an engine's answer.
+func (d *decoder) timeout(n *yaml.Node, path string) (Duration, error) {
+	v, err := d.duration(n, path)
+	if err == nil && v <= 0 {
+		err = d.errorf(n, path, "must be above 0 (how long an engine may take to answer, e.g. 30s)")
+	}
+	return v, err
+}
+
 func (d *decoder) duration(n *yaml.Node, path string) (Duration, error) {
 	s, err := d.scalar(n, path, "a duration")
 	if err != nil {

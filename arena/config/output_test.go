@@ -4,6 +4,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"arena/engines/uci"
 )
 
 // output.pgn_comments, output.epd and rating_interval: their defaults leave
@@ -59,10 +62,45 @@ func TestOutputKeys(t *testing.T) {
 		{"rating_interval: -1\n", `t.yaml:1: rating_interval: -1 is too small`},
 		{"start_timeout: -2s\n", `t.yaml:1: start_timeout: "-2s" is negative`},
 		{"start_timeout: 30\n", `t.yaml:1: start_timeout:`},
+		{"ucinewgame_timeout: 0s\n", `t.yaml:1: ucinewgame_timeout: must be above 0`},
+		{"ping_timeout: 5\n", `t.yaml:1: ping_timeout: "5" has no unit`},
+		{"ping_timout: 5s\n", `t.yaml:1: ping_timout: unknown key`},
+		{"format: knockout\nsprt: {elo0: 0, elo1: 10}\n", `t.yaml:2: sprt: an SPRT stops a match; a knockout decides each encounter by its score`},
 	} {
 		_, err := Parse("t.yaml", []byte(c.text+"limits: {depth: 1}\n"+twoEngines))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want %q", c.text, err, c.want)
 		}
+	}
+}
+
+// The engine timeouts default to the UCI client's (fastchess's for
+// ucinewgame and ping), are written into the resolved config, and reach
+// the client as set.
+func TestEngineTimeouts(t *testing.T) {
+	cfg, err := Parse("t.yaml", []byte("limits: {depth: 1}\n"+twoEngines))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := uci.Timeouts{StartTimeout: 30 * time.Second, NewGameTimeout: time.Minute, PingTimeout: time.Minute}
+	if got := cfg.EngineTimeouts(); got != want {
+		t.Errorf("defaults %+v, want %+v", got, want)
+	}
+	data, err := cfg.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"start_timeout: 30s", "ucinewgame_timeout: 1m0s", "ping_timeout: 1m0s"} {
+		if !strings.Contains(string(data), line+"\n") {
+			t.Errorf("config.yaml lacks %q:\n%s", line, data)
+		}
+	}
+	cfg, err = Parse("t.yaml", []byte("start_timeout: 2m\nucinewgame_timeout: 90s\nping_timeout: 250ms\nlimits: {depth: 1}\n"+twoEngines))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = uci.Timeouts{StartTimeout: 2 * time.Minute, NewGameTimeout: 90 * time.Second, PingTimeout: 250 * time.Millisecond}
+	if got := cfg.EngineTimeouts(); got != want {
+		t.Errorf("set %+v, want %+v", got, want)
 	}
 }

@@ -9,10 +9,11 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"arena/engines/uci"
 	"arena/tracker"
 )
 
-var topKeys = []string{"name", "format", "games", "pairs", "max_moves", "game_end", "adjudicate", "noswap", "reverse", "seed", "time_margin", "move_timeout", "start_timeout", "concurrency", "rating_interval", "log", "limits", "engines",
+var topKeys = []string{"name", "format", "games", "pairs", "max_moves", "game_end", "adjudicate", "noswap", "reverse", "seed", "time_margin", "move_timeout", "start_timeout", "ucinewgame_timeout", "ping_timeout", "concurrency", "rating_interval", "log", "limits", "engines",
 	"anchor", "openings", "sprt", "judge", "output", "sweep"}
 
 // config decodes the top-level mapping into c, then fills in what depends
@@ -95,7 +96,11 @@ func (d *decoder) topKey(key string, v *yaml.Node, c *Config, st *topLevel) erro
 	case "move_timeout":
 		c.MoveTimeout, err = d.duration(v, key)
 	case "start_timeout":
-		c.StartTimeout, err = d.duration(v, key)
+		c.StartTimeout, err = d.timeout(v, key)
+	case "ucinewgame_timeout":
+		c.NewGameTimeout, err = d.timeout(v, key)
+	case "ping_timeout":
+		c.PingTimeout, err = d.timeout(v, key)
 	case "log":
 		st.logDir, err = d.logDir(v, key)
 	case "adjudicate":
@@ -132,6 +137,9 @@ func setDefaults(c *Config) {
 	c.Seed = DefaultSeed
 	c.TimeMargin = Duration(DefaultTimeMargin)
 	c.MoveTimeout = Duration(DefaultMoveTimeout)
+	c.StartTimeout = Duration(uci.DefaultStartTimeout)
+	c.NewGameTimeout = Duration(uci.DefaultNewGameTimeout)
+	c.PingTimeout = Duration(uci.DefaultPingTimeout)
 	c.Judge = JudgeConfig{JudgeConfig: tracker.JudgeConfig{}.WithDefaults()}
 	c.Output = OutputConfig{Dir: DefaultOutputDir}
 	c.Pairs = DefaultPairs

@@ -46,6 +46,9 @@ type Options struct {
 	Concurrency int
 	// Progress, when set, receives a line about every tenth of a column.
 	Progress io.Writer
+	// Timeouts bound the engines' answers outside a search (zero: the
+	// UCI client's defaults).
+	Timeouts uci.Timeouts
 }
 
 // Run searches every position with every column's engine, one column after
@@ -79,7 +82,7 @@ func runColumn(ctx context.Context, col Column, positions []*Position, res []Res
 		}
 	}()
 	for i := range clients {
-		c, err := arena.StartEngine(ctx, col.Engine, opt.Binary)
+		c, err := arena.StartEngine(ctx, col.Engine, opt.Binary, opt.Timeouts)
 		if err != nil {
 			return err
 		}
@@ -93,7 +96,7 @@ func runColumn(ctx context.Context, col Column, positions []*Position, res []Res
 	for w := range clients {
 		wg.Go(func() {
 			for i := range jobs {
-				r, err := search(ctx, &clients[w], col, positions[i], opt.Binary)
+				r, err := search(ctx, &clients[w], col, positions[i], opt)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -140,13 +143,13 @@ func progress(w io.Writer, col Column, done, total int) {
 // engine first if an earlier search killed it. An engine that fails on a
 // position (crashes, hangs) loses that position, recorded in Result.Err;
 // only an engine that cannot be restarted is an error.
-func search(ctx context.Context, client **uci.Client, col Column, p *Position, binary string) (Result, error) {
+func search(ctx context.Context, client **uci.Client, col Column, p *Position, opt Options) (Result, error) {
 	if *client == nil || (*client).Exited() {
 		if *client != nil {
 			(*client).Close()
 			*client = nil
 		}
-		c, err := arena.StartEngine(ctx, col.Engine, binary)
+		c, err := arena.StartEngine(ctx, col.Engine, opt.Binary, opt.Timeouts)
 		if err != nil {
 			return Result{}, fmt.Errorf("restart after a failed search: %w", err)
 		}

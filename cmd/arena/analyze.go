@@ -42,6 +42,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "bound on one Stockfish search; a judge that does not answer is restarted and the position retried once")
 	out := fs.String("out", "", "also write the report as JSON to `FILE`")
 	quiet := fs.Bool("quiet", false, "no per-game progress on stderr")
+	timeouts := timeoutFlags(fs, "Stockfish")
 
 	files, code, ok := parseArgs(fs, args)
 	if !ok {
@@ -56,6 +57,11 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arena analyze: %v\n", err)
 		return 2
 	}
+	if err := checkTimeouts(timeouts); err != nil {
+		fmt.Fprintf(stderr, "arena analyze: %v\n", err)
+		return 2
+	}
+	cfg.Timeouts = *timeouts
 
 	in, name, err := openGames(files[0])
 	if err != nil {

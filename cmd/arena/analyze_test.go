@@ -114,3 +114,30 @@ func acpls(rep tracker.Analysis) map[string]float64 {
 	}
 	return m
 }
+
+// --start-timeout, --ucinewgame-timeout and --ping-timeout reach the
+// judge's Stockfish: a limit no process can meet fails the analysis with
+// an error naming that limit (the start-up's uciok, the readyok after the
+// judge's Hash option, the readyok after a position's ucinewgame).
+func TestAnalyzeTimeouts(t *testing.T) {
+	if _, err := uci.LocateEngine("stockfish"); err != nil {
+		t.Skipf("stockfish not found: %v", err)
+	}
+	dir := filepath.Join("..", "..", "arena", "report", "testdata", "runs", "thesis-exp1", "01-movetime-50ms")
+	for _, c := range []struct{ flag, want string }{
+		{"--start-timeout", `within 1µs`}, // the write of "uci", or uciok
+		{"--ping-timeout", `no "readyok" within 1µs after "setoption/isready"`},
+		{"--ucinewgame-timeout", `no "readyok" within 1µs after "ucinewgame/isready"`},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"analyze", dir, "--depth", "1", "--quiet", c.flag, "1us"}, &stdout, &stderr)
+		limit := strings.ReplaceAll(strings.TrimPrefix(c.flag, "--"), "-", "_")
+		if code != 1 || !strings.Contains(stderr.String(), c.want) || !strings.Contains(stderr.String(), limit) {
+			t.Errorf("%s 1us: exit %d, stderr %q; want 1, %q and %q", c.flag, code, stderr.String(), c.want, limit)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"analyze", dir, "--ping-timeout", "0s"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "--ping-timeout 0s: expected a duration above 0") {
+		t.Errorf("--ping-timeout 0s: exit %d, %q", code, stderr.String())
+	}
+}

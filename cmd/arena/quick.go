@@ -276,7 +276,7 @@ options:
   -resign movecount=N score=CP twosided=true|false
   -maxmoves N                       full moves, then a draw (max_moves: 2N plies)
   -sprt elo0=E elo1=E alpha=A beta=B model=normalized|logistic
-  -tournament round-robin|gauntlet  with three or more engines
+  -tournament round-robin|gauntlet|knockout  with three or more engines
   -srand N (-seed N) -event NAME    the seed; the match name
   -judge off | -judge depth=N ...   arena's judge: keys of judge: in a config
   -pgnout FILE [min] [nodes=true ...]  append the run's games.pgn to FILE;
@@ -284,6 +284,8 @@ options:
                                     timeleft, nodes, seldepth, nps, pv, mem, cpl
   -epdout FILE                      append the run's games.epd (final positions) to FILE
   -ratinginterval N                 print the Elo and pentanomial every N games
+  -startup-ms N -ucinewgame-ms N -ping-ms N  engine timeouts (start_timeout,
+                                    ucinewgame_timeout, ping_timeout)
   --out DIR --shard I/N             as for arena run CONFIG
   --print-config                    print the YAML config and exit
 `)

@@ -54,6 +54,9 @@ var quickFlags = map[string]quickFlag{
 	"seed":            {flagValue, func(q *quickMatch, f flagUse) error { return q.setTop("seed", f.values[0], f.at) }},
 	"event":           {flagValue, func(q *quickMatch, f flagUse) error { return q.setTop("name", f.values[0], f.at) }},
 	"maxmoves":        {flagValue, maxMovesFlag},
+	"startup-ms":      {flagValue, func(q *quickMatch, f flagUse) error { return msFlag(q, f, "start_timeout") }},
+	"ucinewgame-ms":   {flagValue, func(q *quickMatch, f flagUse) error { return msFlag(q, f, "ucinewgame_timeout") }},
+	"ping-ms":         {flagValue, func(q *quickMatch, f flagUse) error { return msFlag(q, f, "ping_timeout") }},
 	"tournament":      {flagValue, tournamentFlag},
 	"variant":         {flagValue, variantFlag},
 	"openings":        {flagGroup, openingsFlag},
@@ -102,9 +105,6 @@ var unsupportedFlags = map[string]string{
 	"check-mate-pvs":    "mate claims in PVs are not used; the judge evaluates every position",
 	"strict":            "it is a fastchess CI switch",
 	"compliance":        "only UCI play is checked; a non-compliant engine loses its games with the reason",
-	"startup-ms":        "the start timeout is fixed at 10 s",
-	"ucinewgame-ms":     "the engine timeouts are fixed",
-	"ping-ms":           "the engine timeouts are fixed",
 	"engines":           "arena engines lists the built-in engines (there is no engines.json)",
 	"version":           "arena --version prints it",
 }
@@ -193,6 +193,15 @@ func positive(f flagUse) (int, error) {
 	return n, nil
 }
 
+// msFlag sets a timeout key from fastchess's milliseconds.
+func msFlag(q *quickMatch, f flagUse, key string) error {
+	n, err := strconv.Atoi(f.values[0])
+	if err != nil || n < 1 {
+		return fmt.Errorf("%s %s: expected a number of milliseconds, 1 or more", f.name, f.values[0])
+	}
+	return q.setTop(key, strconv.Itoa(n)+"ms", f.at)
+}
+
 func maxMovesFlag(q *quickMatch, f flagUse) error {
 	n, err := strconv.Atoi(f.values[0])
 	if err != nil || n < 0 || n > 100_000 {
@@ -209,8 +218,10 @@ func tournamentFlag(q *quickMatch, f flagUse) error {
 		return q.setTop("format", config.FormatRoundRobin, f.at)
 	case "gauntlet":
 		return q.setTop("format", config.FormatGauntlet, f.at)
+	case "knockout":
+		return q.setTop("format", config.FormatKnockout, f.at)
 	default:
-		return fmt.Errorf("%s %s: not supported (arena plays round-robin and gauntlet, and a match of two engines)", f.name, v)
+		return fmt.Errorf("%s %s: not supported (arena plays round-robin, gauntlet and knockout, and a match of two engines)", f.name, v)
 	}
 }
 

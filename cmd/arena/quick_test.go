@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"arena/arena/config"
 	"arena/arena/output"
@@ -322,7 +323,8 @@ func TestQuickMatchErrors(t *testing.T) {
 		{append(two, "-each", "nodes=10", "-rounds", "x"), 2, `-rounds x: expected a whole number`},
 		{append(two, "-each", "nodes=10", "-repeat", "3"), 2, `-repeat 3: arena plays an opening at most twice`},
 		{append(two, "-each", "nodes=10", "-maxmoves", "-1"), 2, `-maxmoves -1: expected a number of full moves`},
-		{append(two, "-each", "nodes=10", "-tournament", "knockout"), 2, `-tournament knockout: not supported`},
+		{append(two, "-each", "nodes=10", "-tournament", "pyramid"), 2, `-tournament pyramid: not supported`},
+		{append(two, "-each", "nodes=10", "-ping-ms", "0"), 2, `-ping-ms 0: expected a number of milliseconds`},
 		{append(two, "-each", "nodes=10", "-variant", "fischerandom"), 2, `-variant fischerandom: not supported, because arena plays standard chess only`},
 		{append(two, "-each", "nodes=10", "-epdout", "x.epd", "notation=san"), 2, `-epdout notation=san: not supported`},
 		{append(two, "-each", "nodes=10", "-ratinginterval", "-3"), 1, `-ratinginterval -3: rating_interval: -3 is too small`},
@@ -352,5 +354,23 @@ func TestQuickMatchErrors(t *testing.T) {
 	var out bytes.Buffer
 	if code := run([]string{"run", "-engine", "-h"}, &out, &out); code != 0 || !strings.Contains(out.String(), "usage: arena run -engine OPTIONS") {
 		t.Errorf("arena run -engine -h: exit %d, %s", code, out.String())
+	}
+}
+
+// -tournament knockout and fastchess's -startup-ms, -ucinewgame-ms and
+// -ping-ms (milliseconds) become format: knockout and the timeout keys.
+func TestQuickKnockoutAndTimeouts(t *testing.T) {
+	var out, errb bytes.Buffer
+	args := []string{"run", "-engine", "builtin=random", "-engine", "builtin=heuristic", "-engine", "builtin=random", "name=R2", "-each", "nodes=1",
+		"-tournament", "knockout", "-startup-ms", "45000", "-ucinewgame-ms", "1500", "-ping-ms", "250", "--print-config"}
+	if code := run(args, &out, &errb); code != 0 {
+		t.Fatalf("exit %d, %s", code, errb.String())
+	}
+	cfg, err := config.Parse("p.yaml", out.Bytes())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if cfg.Format != config.FormatKnockout || cfg.StartTimeout.D() != 45*time.Second || cfg.NewGameTimeout.D() != 1500*time.Millisecond || cfg.PingTimeout.D() != 250*time.Millisecond {
+		t.Errorf("format %q, timeouts %v %v %v:\n%s", cfg.Format, cfg.StartTimeout, cfg.NewGameTimeout, cfg.PingTimeout, out.String())
 	}
 }

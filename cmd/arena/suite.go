@@ -132,6 +132,7 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 	suiteLimitFlags(fs, &limits)
 	concurrency := fs.Int("concurrency", 1, "positions searched at once, each by its own engine process")
 	csvPath := fs.String("csv", "", "write one row per engine and position to `OUT.csv`")
+	timeouts := timeoutFlags(fs, "an engine")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: arena suite FILE.epd... --engine ENGINE [--option NAME=VALUE ...] [--engine ...]")
 		fmt.Fprintln(stderr, "                   [--movetime D,... | --nodes N,... | --depth N,...] [--concurrency N] [--csv OUT.csv]")
@@ -158,6 +159,10 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arena suite: --concurrency %d: expected 1 to %d\n", *concurrency, config.MaxConcurrency)
 		return 2
 	}
+	if err := checkTimeouts(timeouts); err != nil {
+		fmt.Fprintf(stderr, "arena suite: %v\n", err)
+		return 2
+	}
 	if len(limits) == 0 {
 		limits = []engines.Limits{{MoveTime: suiteDefaultMoveTime}}
 	}
@@ -180,7 +185,7 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "%d positions from %s; %d column(s), %d at a time\n", len(positions), fileList(files), len(cols), *concurrency)
 	ctx, stop := interruptContext()
 	defer stop()
-	results, runErr := suite.Run(ctx, cols, positions, suite.Options{Binary: binary, Concurrency: *concurrency, Progress: stderr})
+	results, runErr := suite.Run(ctx, cols, positions, suite.Options{Binary: binary, Concurrency: *concurrency, Progress: stderr, Timeouts: *timeouts})
 	if err := writeSuiteResults(stdout, *csvPath, cols, positions, results); err != nil {
 		fmt.Fprintf(stderr, "arena suite: %v\n", err)
 		return 1

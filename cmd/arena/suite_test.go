@@ -223,3 +223,17 @@ func TestSuiteArgumentErrors(t *testing.T) {
 		}
 	}
 }
+
+// --start-timeout reaches the suite's engines: one that never answers uci
+// fails at the limit given, with an error naming it.
+func TestSuiteStartTimeout(t *testing.T) {
+	epd := writeFile(t, "known.epd", knownSuite)
+	code, stdout, stderr := runSuiteCLI(t, epd, "--engine", "cmd=sleep 30", "--depth", "1", "--start-timeout", "300ms")
+	if code != 1 || !strings.Contains(stderr, `no "uciok" within 300ms after "uci"`) || !strings.Contains(stderr, "--start-timeout") {
+		t.Errorf("exit %d, stderr %q; want 1 and the 300ms limit named\n%s", code, stderr, stdout)
+	}
+	code, _, stderr = runSuiteCLI(t, epd, "--engine", "random", "--ucinewgame-timeout", "-1s")
+	if code != 2 || !strings.Contains(stderr, "--ucinewgame-timeout -1s: expected a duration above 0") {
+		t.Errorf("--ucinewgame-timeout -1s: exit %d, %q", code, stderr)
+	}
+}

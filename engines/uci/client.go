@@ -23,8 +23,13 @@ const (
 	// milliseconds on an idle machine but took over 10 s on this project's
 	// 2-core machine under a load of 30, so the default leaves room.
 	DefaultStartTimeout = 30 * time.Second
-	DefaultStopGrace    = time.Second
-	DefaultSearchMargin = 5 * time.Second
+	// DefaultNewGameTimeout and DefaultPingTimeout are fastchess's
+	// (-ucinewgame-ms and -ping-ms default to 60000): an engine may clear
+	// a large hash at ucinewgame.
+	DefaultNewGameTimeout = 60 * time.Second
+	DefaultPingTimeout    = 60 * time.Second
+	DefaultStopGrace      = time.Second
+	DefaultSearchMargin   = 5 * time.Second
 )
 
 // quitWait is how long Close lets the engine exit on "quit" before killing it.
@@ -37,6 +42,19 @@ const exitWait = 2 * time.Second
 
 // maxLineLen bounds one line of engine output (a long PV is a few KB).
 const maxLineLen = 1 << 20
+
+// Timeouts bound the engine's answers outside a search; zero fields take
+// the defaults. StartTimeout bounds the start-up: uciok, and readyok after
+// the options (default DefaultStartTimeout), and a write the engine does
+// not read. NewGameTimeout bounds readyok after ucinewgame (default
+// DefaultNewGameTimeout); PingTimeout every other readyok, after SetOption
+// (default DefaultPingTimeout). They are fastchess's -startup-ms,
+// -ucinewgame-ms and -ping-ms.
+type Timeouts struct {
+	StartTimeout   time.Duration
+	NewGameTimeout time.Duration
+	PingTimeout    time.Duration
+}
 
 // ClientConfig says how to run an external UCI engine.
 type ClientConfig struct {
@@ -55,8 +73,8 @@ type ClientConfig struct {
 	// with a timestamp (the UCI traffic log; see logLine).
 	Log io.Writer
 
-	StartTimeout time.Duration // uciok/readyok timeout (default 10s)
-	StopGrace    time.Duration // wait for bestmove after "stop" before killing (default 1s)
+	Timeouts
+	StopGrace time.Duration // wait for bestmove after "stop" before killing (default 1s)
 
 	// SearchMargin: when a time-limited search (movetime or clock) has run
 	// this long past its budget, the client sends "stop" itself, so a hung
@@ -67,6 +85,12 @@ type ClientConfig struct {
 func (cfg *ClientConfig) setDefaults() {
 	if cfg.StartTimeout <= 0 {
 		cfg.StartTimeout = DefaultStartTimeout
+	}
+	if cfg.NewGameTimeout <= 0 {
+		cfg.NewGameTimeout = DefaultNewGameTimeout
+	}
+	if cfg.PingTimeout <= 0 {
+		cfg.PingTimeout = DefaultPingTimeout
 	}
 	if cfg.StopGrace <= 0 {
 		cfg.StopGrace = DefaultStopGrace

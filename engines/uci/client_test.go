@@ -208,7 +208,7 @@ func fake(t *testing.T, mode string, cfg ClientConfig) (*Client, error) {
 }
 
 func TestFakeNeverUCIOK(t *testing.T) {
-	_, err := fake(t, "mute", ClientConfig{StartTimeout: 200 * time.Millisecond})
+	_, err := fake(t, "mute", ClientConfig{Timeouts: Timeouts{StartTimeout: 200 * time.Millisecond}})
 	if err == nil {
 		t.Fatal("Start of an engine that never sends uciok succeeded")
 	}
@@ -237,23 +237,29 @@ func TestFakeExitsAtStart(t *testing.T) {
 }
 
 // The client stops a time-limited search that overruns its budget by
-// SearchMargin, and reports a failed NewGame at the next Search.
+// SearchMargin, reports a failed NewGame at the next Search, and bounds
+// the readyok after ucinewgame and after setoption by their own limits.
 func TestFakeOverrunAndNewGameTimeout(t *testing.T) {
 	c, err := fake(t, "slow", ClientConfig{SearchMargin: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Short for NewGame's readyok wait only: the test binary's own start-up
-	// (under -race especially) needs the default for the handshake.
-	c.cfg.StartTimeout = 200 * time.Millisecond
+	// Short for the waits after the start only: the test binary's own
+	// start-up (under -race especially) needs the default for the
+	// handshake. Each wait has its own limit, named in its error.
+	c.cfg.NewGameTimeout, c.cfg.PingTimeout, c.cfg.StartTimeout = 200*time.Millisecond, 300*time.Millisecond, time.Millisecond
 	res, err := c.Search(context.Background(), engines.Position{}, engines.Limits{MoveTime: 10 * time.Millisecond}, nil)
 	if err != nil || res.Move != "e2e4" || res.Score.CP != 10 || res.Depth != 1 {
 		t.Fatalf("overrunning search: %+v, %v; want e2e4 after the client's stop", res, err)
 	}
 	c.NewGame()
 	_, err = c.Search(context.Background(), engines.Position{}, engines.Limits{Depth: 1}, nil)
-	if err == nil || !strings.Contains(err.Error(), `no "readyok" within 200ms after "ucinewgame/isready"`) {
+	if err == nil || !strings.Contains(err.Error(), `no "readyok" within 200ms after "ucinewgame/isready"`) || !strings.Contains(err.Error(), "ucinewgame_timeout") {
 		t.Fatalf("Search after a NewGame without readyok: %v", err)
+	}
+	err = c.SetOption(context.Background(), "Hash", "32")
+	if err == nil || !strings.Contains(err.Error(), `no "readyok" within 300ms after "setoption/isready"`) || !strings.Contains(err.Error(), "ping_timeout") {
+		t.Fatalf("SetOption without readyok: %v", err)
 	}
 }
 

@@ -75,14 +75,18 @@ func (c *Client) send(cmds ...string) error {
 		if c.Exited() {
 			return failed(ErrExited, "engine %s has exited (%s)", c.command, c.status())
 		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return fmt.Errorf("engine %s: sending %q: not read within %v %s", c.command, strings.Join(cmds, "; "), c.cfg.StartTimeout, limitHint(startLimit))
+		}
 		return fmt.Errorf("engine %s: sending %q: %w", c.command, strings.Join(cmds, "; "), err)
 	}
 	return nil
 }
 
 // await reads lines, passing each to handle until it returns true, for at
-// most timeout. after names the command that was sent, for errors.
-func (c *Client) await(ctx context.Context, after, want string, timeout time.Duration, handle func(line string) bool) error {
+// most timeout. after names the command that was sent and limit the
+// config key of the timeout, for errors.
+func (c *Client) await(ctx context.Context, after, want string, timeout time.Duration, limit string, handle func(line string) bool) error {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	for {
@@ -95,11 +99,17 @@ func (c *Client) await(ctx context.Context, after, want string, timeout time.Dur
 				return nil
 			}
 		case <-timer.C:
-			return fmt.Errorf("engine %s: no %q within %v after %q (is it a UCI engine? On a busy machine raise the limit: start_timeout in an arena config)", c.command, want, timeout, after)
+			return fmt.Errorf("engine %s: no %q within %v after %q %s", c.command, want, timeout, after, limitHint(limit))
 		case <-ctx.Done():
 			return fmt.Errorf("engine %s: waiting for %q after %q: %w", c.command, want, after, ctx.Err())
 		}
 	}
+}
+
+// limitHint tells how to raise the limit an engine did not answer within.
+func limitHint(limit string) string {
+	return fmt.Sprintf("(is it a UCI engine? On a busy machine raise the limit: %s in an arena config, --%s of arena suite and arena analyze)",
+		limit, strings.ReplaceAll(limit, "_", "-"))
 }
 
 // Kinds of engine failure, for callers that tell them apart with errors.Is

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 )
 
 func (c *Client) handshake(ctx context.Context) error {
 	if err := c.send("uci"); err != nil {
 		return err
 	}
-	err := c.await(ctx, "uci", "uciok", c.cfg.StartTimeout, func(line string) bool {
+	err := c.await(ctx, "uci", "uciok", c.cfg.StartTimeout, startLimit, func(line string) bool {
 		f := strings.Fields(line)
 		switch {
 		case len(f) == 0:
@@ -40,8 +41,17 @@ func (c *Client) handshake(ctx context.Context) error {
 			return err
 		}
 	}
-	return c.sync(ctx, "uci", cmds...)
+	return c.sync(ctx, "uci", c.cfg.StartTimeout, startLimit, cmds...)
 }
+
+// The names of the limits in an arena config (and, dashed, as flags of
+// arena suite and arena analyze), for the error of an engine that does
+// not answer in time.
+const (
+	startLimit   = "start_timeout"
+	newGameLimit = "ucinewgame_timeout"
+	pingLimit    = "ping_timeout"
+)
 
 // setOptionCommand validates a value against the engine's announced option.
 func (c *Client) setOptionCommand(name, value string) (string, error) {
@@ -83,15 +93,16 @@ func (c *Client) SetOption(ctx context.Context, name, value string) error {
 	if err != nil {
 		return err
 	}
-	return c.sync(ctx, "setoption", cmd)
+	return c.sync(ctx, "setoption", c.cfg.PingTimeout, pingLimit, cmd)
 }
 
-// sync sends cmds and isready (in one write) and waits for readyok.
-func (c *Client) sync(ctx context.Context, after string, cmds ...string) error {
+// sync sends cmds and isready (in one write) and waits for readyok for
+// at most timeout (the config key limit).
+func (c *Client) sync(ctx context.Context, after string, timeout time.Duration, limit string, cmds ...string) error {
 	if err := c.send(append(cmds, "isready")...); err != nil {
 		return err
 	}
-	return c.await(ctx, after+"/isready", "readyok", c.cfg.StartTimeout, func(line string) bool {
+	return c.await(ctx, after+"/isready", "readyok", timeout, limit, func(line string) bool {
 		return strings.TrimSpace(line) == "readyok"
 	})
 }
@@ -99,5 +110,5 @@ func (c *Client) sync(ctx context.Context, after string, cmds ...string) error {
 // NewGame sends ucinewgame and waits for the engine to be ready. A failure
 // is returned by the next Search, as the Engine interface has no error here.
 func (c *Client) NewGame() {
-	c.newGameErr = c.sync(context.Background(), "ucinewgame", "ucinewgame")
+	c.newGameErr = c.sync(context.Background(), "ucinewgame", c.cfg.NewGameTimeout, newGameLimit, "ucinewgame")
 }

@@ -12,6 +12,7 @@
 //	latecrash exits with status 3 -late after "go" (ignoring "stop")
 //	absurd   plays normally but reports negative nodes and a mate in
 //	         99999999999 moves
+//	slownewgame answers the isready after each ucinewgame -late late
 package main
 
 import (
@@ -27,9 +28,9 @@ import (
 )
 
 func main() {
-	mode := flag.String("mode", "normal", "normal, illegal, nomove, crash, hang, late, latecrash or absurd")
+	mode := flag.String("mode", "normal", "normal, illegal, nomove, crash, hang, late, latecrash, absurd or slownewgame")
 	after := flag.Int("after", 0, "misbehave from this many plies into the game")
-	late := flag.Duration("late", 3*time.Second, "delay of the answer in -mode late")
+	late := flag.Duration("late", 3*time.Second, "delay of the answer in -mode late and slownewgame")
 	spread := flag.Bool("spread", false, "vary the move with the ply instead of playing the first legal one")
 	flag.Parse()
 
@@ -39,6 +40,7 @@ func main() {
 		out.Flush()
 	}
 	var b board
+	newGame := false // an isready after ucinewgame is due (slownewgame)
 	in := bufio.NewScanner(os.Stdin)
 	for in.Scan() {
 		f := strings.Fields(in.Text())
@@ -50,7 +52,13 @@ func main() {
 			say("id name fake-%s", *mode)
 			say("option name Dummy type spin default 1 min 0 max 10")
 			say("uciok")
+		case "ucinewgame":
+			newGame = *mode == "slownewgame"
 		case "isready":
+			if newGame {
+				time.Sleep(*late)
+				newGame = false
+			}
 			say("readyok")
 		case "quit":
 			return
