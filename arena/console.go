@@ -38,6 +38,7 @@ func scoreLine(s *record.Summary) string {
 type progress struct {
 	w        io.Writer
 	terminal bool
+	quiet    bool // no per-game lines (arena run --quiet); rating intervals still
 	total    int
 	start    time.Time
 	done0    int // games finished before this session (resume)
@@ -107,6 +108,19 @@ func (p *progress) gameDone(g *record.GameRecord, s *record.Summary) {
 	if p.terminal {
 		p.clear()
 	}
+	if !p.quiet {
+		p.gameLine(g, s)
+	}
+	if p.ratingEvery > 0 && s.GamesPlayed%p.ratingEvery == 0 {
+		// Console write errors are ignored here as for the game line:
+		// the run's files, not its terminal, must not fail.
+		_ = output.WriteRatingInterval(p.w, s)
+	}
+}
+
+// gameLine is a finished game's line: its result, the judge's verdict and
+// the score so far.
+func (p *progress) gameLine(g *record.GameRecord, s *record.Summary) {
 	judge := ""
 	if g.WhiteStats != nil && g.BlackStats != nil {
 		judge = fmt.Sprintf(", ACPL %.0f/%.0f", g.WhiteStats.ACPL, g.BlackStats.ACPL)
@@ -119,9 +133,4 @@ func (p *progress) gameDone(g *record.GameRecord, s *record.Summary) {
 	}
 	fmt.Fprintf(p.w, "Game %d/%d: %s vs %s %s {%s} %d plies, %.1fs%s | %s%s\n",
 		g.Game, p.total, g.White, g.Black, g.Result, g.Reason, g.Plies, g.Duration, judge, scoreLine(s), sprt)
-	if p.ratingEvery > 0 && s.GamesPlayed%p.ratingEvery == 0 {
-		// Console write errors are ignored here as for the line above:
-		// the run's files, not its terminal, must not fail.
-		_ = output.WriteRatingInterval(p.w, s)
-	}
 }

@@ -36,7 +36,7 @@ func (m *match) finish(sum *record.Summary) error {
 	for _, r := range m.workers {
 		for _, p := range r.players {
 			if w := p.infoWarning(); w != "" {
-				fmt.Fprintln(m.stdout, w)
+				fmt.Fprintln(m.opt.warnings(), w)
 			}
 		}
 	}

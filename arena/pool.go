@@ -249,7 +249,7 @@ func (m *match) open(ctx context.Context, dir string) error {
 	m.commit = newGames(m.cfg, m.openings, m.shard, m.ko)
 	m.next, m.hasNext = m.commit.next()
 	m.pending = map[int]pendingGame{}
-	output.WriteMatchConfig(m.stdout, m.cfg, m.started, m.planned, dir)
+	output.WriteMatchConfig(m.opt.chatter(), m.cfg, m.started, m.planned, dir)
 	m.printSetup(len(idx))
 	for _, n := range slices.Sorted(maps.Keys(idx)) {
 		// A knockout's tie-breaks number games beyond its regular
@@ -279,7 +279,7 @@ func (m *match) open(ctx context.Context, dir string) error {
 	if err := m.out.Install(); err != nil {
 		return err
 	}
-	m.prog = &progress{w: m.stdout, terminal: m.opt.Terminal, width: m.opt.Width, total: m.total, start: time.Now(), done0: m.b.Played(),
+	m.prog = &progress{w: m.stdout, quiet: m.opt.Quiet, terminal: m.opt.Terminal && !m.opt.Quiet, width: m.opt.Width, total: m.total, start: time.Now(), done0: m.b.Played(),
 		ratingEvery: cmp.Or(m.opt.RatingInterval, m.cfg.RatingInterval)}
 	return m.writeSummaries(m.b.Summary(), true)
 }
@@ -287,19 +287,20 @@ func (m *match) open(ctx context.Context, dir string) error {
 // printSetup prints what the configuration block does not say: concurrency,
 // shard, warnings, and how far a resumed run had got.
 func (m *match) printSetup(finished int) {
+	out := m.opt.chatter()
 	if m.n > 1 {
-		fmt.Fprintf(m.stdout, "Concurrency: %d games at once (%d cores)\n", m.n, runtime.NumCPU())
+		fmt.Fprintf(out, "Concurrency: %d games at once (%d cores)\n", m.n, runtime.NumCPU())
 	}
 	if !m.shard.IsZero() {
-		fmt.Fprintf(m.stdout, "Shard: %s (%d of the %d games; merge the shards with arena merge)\n", m.shard, m.planned, m.total)
+		fmt.Fprintf(out, "Shard: %s (%d of the %d games; merge the shards with arena merge)\n", m.shard, m.planned, m.total)
 	}
 	for _, w := range m.warnings {
-		fmt.Fprintf(m.stdout, "Warning: %s\n", w)
+		fmt.Fprintf(m.opt.warnings(), "Warning: %s\n", w)
 	}
 	if finished > 0 {
-		fmt.Fprintf(m.stdout, "Resuming: %d of %d games already played\n", finished, m.planned)
+		fmt.Fprintf(out, "Resuming: %d of %d games already played\n", finished, m.planned)
 	}
-	fmt.Fprintln(m.stdout)
+	fmt.Fprintln(out)
 }
 
 // takeInOrder takes every pending game that is next in game order into

@@ -46,6 +46,32 @@ type Options struct {
 	RatingInterval int
 	// Shard restricts the run to one shard of the schedule (zero: all).
 	Shard record.Shard
+	// Quiet prints no configuration block, no progress and no per-game
+	// lines (arena run --quiet): Stdout gets the rating intervals asked
+	// for and the final results, Stderr the warnings.
+	Quiet  bool
+	Stderr io.Writer
+}
+
+// chatter is where the configuration block and progress go.
+func (o Options) chatter() io.Writer {
+	if o.Quiet || o.Stdout == nil {
+		return io.Discard
+	}
+	return o.Stdout
+}
+
+// warnings is where warnings go: with the rest on Stdout, or on Stderr
+// when the rest is quiet.
+func (o Options) warnings() io.Writer {
+	w := o.Stdout
+	if o.Quiet {
+		w = o.Stderr
+	}
+	if w == nil {
+		return io.Discard
+	}
+	return w
 }
 
 // InterruptedError is returned when the context is cancelled mid-run. The
@@ -169,11 +195,7 @@ func Resume(ctx context.Context, dir string, opt Options) (*record.Summary, erro
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("resume %s: no %s (not an arena run directory?)", dir, output.ConfigFile)
 	}
-	stdout := opt.Stdout
-	if stdout == nil {
-		stdout = io.Discard
-	}
-	lock, err := lockDir(dir, "arena run --resume", stdout)
+	lock, err := lockDir(dir, "arena run --resume", opt.warnings())
 	if err != nil {
 		return nil, fmt.Errorf("resume: %w", err)
 	}
@@ -247,7 +269,7 @@ func run(ctx context.Context, cfg *config.Config, dir string, lock *dirLock, opt
 	}
 	defer m.close()
 	if dir == "" {
-		if dir, lock, err = claimRunDir(cfg, opt, m.stdout); err != nil {
+		if dir, lock, err = claimRunDir(cfg, opt, opt.warnings()); err != nil {
 			return nil, err
 		}
 	}

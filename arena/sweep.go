@@ -123,7 +123,7 @@ func RunSweep(ctx context.Context, cfg *config.Config, opt Options) (*SweepSumma
 			return nil, fmt.Errorf("create sweep directory: %w", err)
 		}
 	}
-	lock, err := lockDir(dir, "arena run (sweep)", opt.Stdout)
+	lock, err := lockDir(dir, "arena run (sweep)", opt.warnings())
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +170,7 @@ func ResumeSweep(ctx context.Context, dir string, opt Options) (*SweepSummary, e
 	if !IsSweepDir(dir) {
 		return nil, fmt.Errorf("resume %s: no %s (not a sweep directory)", dir, SweepJSON)
 	}
-	lock, err := lockDir(dir, "arena run --resume (sweep)", opt.Stdout)
+	lock, err := lockDir(dir, "arena run --resume (sweep)", opt.warnings())
 	if err != nil {
 		return nil, fmt.Errorf("resume: %w", err)
 	}
@@ -210,7 +210,7 @@ func continueSweep(ctx context.Context, ss *SweepSummary, opt Options) (*SweepSu
 		stdout = io.Discard
 	}
 	n := len(ss.Settings)
-	fmt.Fprintf(stdout, "=== SWEEP: %s over %s (%d settings) ===\n", ss.Key, strings.Join(ss.values(), ", "), n)
+	fmt.Fprintf(opt.chatter(), "=== SWEEP: %s over %s (%d settings) ===\n", ss.Key, strings.Join(ss.values(), ", "), n)
 	for i := range ss.Settings {
 		st := &ss.Settings[i]
 		sub := filepath.Join(ss.RunDir, st.Dir)
@@ -222,7 +222,7 @@ func continueSweep(ctx context.Context, ss *SweepSummary, opt Options) (*SweepSu
 			if ctx.Err() != nil {
 				return ss, ss.interrupted(i)
 			}
-			fmt.Fprintf(stdout, "\n=== SWEEP SETTING %d/%d: %s = %s ===\n", i+1, n, ss.Key, st.Value)
+			fmt.Fprintf(opt.chatter(), "\n=== SWEEP SETTING %d/%d: %s = %s ===\n", i+1, n, ss.Key, st.Value)
 			subOpt := opt
 			subOpt.OutDir = sub
 			var runErr error

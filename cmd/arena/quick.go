@@ -45,7 +45,7 @@ type quickMatch struct {
 	repeat  bool
 	// Run options that are not config keys.
 	out, shard, pgnout, epdout string
-	printConfig, help          bool
+	printConfig, help, quiet   bool
 }
 
 // token is one KEY=VALUE of a flag, with the origin it is reported under.
@@ -104,7 +104,7 @@ func quickRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arena run: %v\n", err)
 		return 2
 	}
-	dir, code := play(runRequest{cfg: cfg, out: q.out, shard: shard}, stdout, stderr)
+	dir, code := play(runRequest{cfg: cfg, out: q.out, shard: shard, quiet: q.quiet}, stdout, stderr)
 	for _, c := range []struct{ flag, dst, src string }{{"-pgnout", q.pgnout, output.PGNFile}, {"-epdout", q.epdout, output.EPDFile}} {
 		if c.dst == "" || dir == "" {
 			continue
@@ -286,7 +286,7 @@ options:
   -ratinginterval N                 print the Elo and pentanomial every N games
   -startup-ms N -ucinewgame-ms N -ping-ms N  engine timeouts (start_timeout,
                                     ucinewgame_timeout, ping_timeout)
-  --out DIR --shard I/N             as for arena run CONFIG
+  --out DIR --shard I/N --quiet     as for arena run CONFIG
   --print-config                    print the YAML config and exit
 `)
 }

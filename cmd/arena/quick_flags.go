@@ -71,6 +71,7 @@ var quickFlags = map[string]quickFlag{
 	"out":             {flagValue, func(q *quickMatch, f flagUse) error { q.out = f.values[0]; return nil }},
 	"shard":           {flagValue, func(q *quickMatch, f flagUse) error { q.shard = f.values[0]; return nil }},
 	"print-config":    {flagBool, func(q *quickMatch, f flagUse) error { q.printConfig = true; return nil }},
+	"quiet":           {flagBool, func(q *quickMatch, f flagUse) error { q.quiet = true; return nil }},
 	"h":               {flagBool, func(q *quickMatch, f flagUse) error { q.help = true; return nil }},
 	"help":            {flagBool, func(q *quickMatch, f flagUse) error { q.help = true; return nil }},
 }

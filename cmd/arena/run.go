@@ -28,17 +28,20 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	resume := fs.String("resume", "", "continue the interrupted run in `DIR` (reads DIR/config.yaml)")
 	concurrency := fs.Int("concurrency", 0, "play `N` games at once, each with its own engine processes (default: the config's concurrency, 1)")
 	ratingInterval := fs.Int("rating-interval", 0, "print the Elo with its 95% interval and the pentanomial counts every `K` finished games (default: the config's rating_interval; 0: only at the end)")
+	quiet := fs.Bool("quiet", false, "print no configuration block, no progress and no per-game lines: only the final results (and the rating intervals asked for) on stdout, warnings and errors on stderr")
 	shardFlag := fs.String("shard", "", "play only shard `I/N` of the games (those numbered I+1, I+1+N, ...); default: from "+
 		arena.EnvSlurmTaskID+"/"+arena.EnvSlurmTaskCount+" or "+arena.EnvK8sIndex+"/"+arena.EnvShardCount)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: arena run CONFIG.yaml [--out DIR] [--concurrency N] [--shard I/N]")
-		fmt.Fprintln(stderr, "       arena run --resume DIR [--concurrency N]")
+		fmt.Fprintln(stderr, "usage: arena run CONFIG.yaml [--out DIR] [--concurrency N] [--shard I/N] [--quiet]")
+		fmt.Fprintln(stderr, "       arena run --resume DIR [--concurrency N] [--quiet]")
 		fmt.Fprintln(stderr, "       arena run -engine OPTIONS -engine OPTIONS... [-each OPTIONS] [options]  (a quick match; arena run -engine -h)")
 		fmt.Fprintln(stderr, "\nPlays the games, judges them with Stockfish and writes games.pgn, moves.csv,")
 		fmt.Fprintln(stderr, "summary.json, summary.md and config.yaml into the run directory (see docs/arena.md).")
 		fmt.Fprintln(stderr, "A config with sweep: runs once per value, each in a subdirectory of DIR, and writes")
 		fmt.Fprintln(stderr, "the combined table to DIR/sweep.json and DIR/sweep.md; --resume DIR continues it.")
-		fmt.Fprintln(stderr, "Shards of one config, each run into its own directory, are joined with arena merge.")
+		fmt.Fprintln(stderr, "Shards of one config, each run into its own directory, are joined with arena merge;")
+		fmt.Fprintln(stderr, "a format: knockout config cannot be sharded (its rounds depend on earlier results).")
+		fmt.Fprintln(stderr, "Engine timeouts are config keys: start_timeout, ucinewgame_timeout, ping_timeout.")
 		fs.PrintDefaults()
 	}
 	positional, code, ok := parseArgs(fs, args)
@@ -72,7 +75,7 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	_, code = play(runRequest{cfg: cfg, resume: *resume, out: *out, concurrency: *concurrency, ratingInterval: *ratingInterval, shard: shard}, stdout, stderr)
+	_, code = play(runRequest{cfg: cfg, resume: *resume, out: *out, concurrency: *concurrency, ratingInterval: *ratingInterval, shard: shard, quiet: *quiet}, stdout, stderr)
 	return code
 }
 
@@ -85,6 +88,7 @@ type runRequest struct {
 	concurrency    int
 	ratingInterval int
 	shard          record.Shard
+	quiet          bool
 }
 
 // play runs a config (a YAML file's or a quick match's: the same path) or
@@ -104,7 +108,7 @@ func play(req runRequest, stdout, stderr io.Writer) (dir string, code int) {
 		stop()
 	}()
 	opt := arena.Options{Binary: binary, OutDir: req.out, Stdout: stdout, Terminal: isTerminal(stdout), Width: terminalWidth(stdout), Concurrency: req.concurrency, Shard: req.shard,
-		RatingInterval: req.ratingInterval}
+		RatingInterval: req.ratingInterval, Quiet: req.quiet, Stderr: stderr}
 
 	var sum *record.Summary
 	switch {
