@@ -12,6 +12,7 @@ import (
 	_ "arena/engines/giraffe"
 	_ "arena/engines/heuristic"
 	_ "arena/engines/neural"
+	_ "arena/engines/random"
 	"arena/tracker"
 )
 
@@ -453,6 +454,10 @@ func TestExampleConfigsLoad(t *testing.T) {
 		case "round-robin.yaml":
 			if cfg.Format != FormatRoundRobin || len(cfg.Engines) != 4 || cfg.Anchor != "H-10k" {
 				t.Errorf("%s: format %q, %d engines, anchor %q", f, cfg.Format, len(cfg.Engines), cfg.Anchor)
+			}
+		case "knockout.yaml":
+			if cfg.Format != FormatKnockout || len(cfg.Engines) != 5 || cfg.ScheduledGames() != 8 {
+				t.Errorf("%s: format %q, %d engines, %d games scheduled", f, cfg.Format, len(cfg.Engines), cfg.ScheduledGames())
 			}
 		case "sprt.yaml":
 			if cfg.SPRT == nil || cfg.SPRT.Elo1 != 10 || !cfg.Pairs {
