@@ -118,6 +118,32 @@ func (p *progress) gameDone(g *record.GameRecord, s *record.Summary) {
 	}
 }
 
+// roundDone reports a decided round of a knockout: who went through, on
+// what score.
+func (p *progress) roundDone(r record.KnockoutRound) {
+	if p.quiet {
+		return
+	}
+	var parts []string
+	for _, e := range r.Encounters {
+		switch {
+		case e.B == "":
+			parts = append(parts, e.A+" (bye)")
+		default:
+			loser := e.B
+			if e.Winner == e.B {
+				loser = e.A
+			}
+			s := fmt.Sprintf("%s beat %s %s-%s", e.Winner, loser, record.FormatPoints(max(e.ScoreA, e.ScoreB)), record.FormatPoints(min(e.ScoreA, e.ScoreB)))
+			if e.Decided == record.DecidedSeed {
+				s = fmt.Sprintf("%s went through level with %s %s-%s (higher seed)", e.Winner, loser, record.FormatPoints(e.ScoreA), record.FormatPoints(e.ScoreB))
+			}
+			parts = append(parts, s)
+		}
+	}
+	fmt.Fprintf(p.w, "Knockout round %d: %s\n", r.Round, strings.Join(parts, "; "))
+}
+
 // gameLine is a finished game's line: its result, the judge's verdict and
 // the score so far.
 func (p *progress) gameLine(g *record.GameRecord, s *record.Summary) {

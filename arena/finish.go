@@ -28,7 +28,7 @@ func (m *match) finish(sum *record.Summary) error {
 	if sum.SPRT.Decided() {
 		fmt.Fprintf(m.stdout, "Match stopped after %d of %d games: %s\n", sum.GamesPlayed, m.planned, sum.SPRT)
 	}
-	fmt.Fprintln(m.stdout)
+	fmt.Fprintln(m.opt.chatter())
 	fmt.Fprintln(m.stdout, "=== RESULTS ===")
 	if err := output.WriteTable(m.stdout, sum); err != nil {
 		return err

@@ -141,7 +141,8 @@ engines:
 		t.Fatalf("format %q, complete %v, %d of %d games; want a complete knockout of at least 6 games", sum.Format, sum.Complete, sum.GamesPlayed, sum.GamesPlanned)
 	}
 	k := checkBracket(t, dir, []string{"D3-Rnd D2-D1", "?-?"})
-	for _, want := range []string{"Format: knockout: 4 engines seeded in config order, a bracket of 4 (0 bye(s)", "Knockout bracket", "Winner: " + k.Winner} {
+	for _, want := range []string{"Format: knockout: 4 engines seeded in config order, a bracket of 4 (0 bye(s)", "Knockout bracket", "Winner: " + k.Winner,
+		"Knockout round 1: ", "Knockout round 2: " + k.Winner} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

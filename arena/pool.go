@@ -330,7 +330,9 @@ func (m *match) takeInOrder(report bool) error {
 		if err := m.out.AppendOrdered(g); err != nil {
 			return err
 		}
+		rounds := 0
 		if m.ko != nil {
+			rounds = m.ko.RoundsDecided()
 			if err := m.ko.Add(g); err != nil {
 				return fmt.Errorf("%s: %w", m.dir, err)
 			}
@@ -346,6 +348,9 @@ func (m *match) takeInOrder(report bool) error {
 		if report {
 			sum := m.b.Summary()
 			m.prog.gameDone(g, sum)
+			if m.ko != nil && m.ko.RoundsDecided() > rounds {
+				m.prog.roundDone(sum.Knockout.Rounds[rounds])
+			}
 			if err := m.writeSummaries(sum, false); err != nil {
 				return err
 			}

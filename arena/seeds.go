@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"arena/arena/config"
+	"arena/arena/record"
 	"arena/engines"
 )
 
@@ -104,14 +105,19 @@ func repeatWarnings(cfg *config.Config, openings int) []string {
 			starts = 2 * openings
 		}
 	}
-	perColour := (cfg.Games + 1) / 2
+	// A knockout's encounter may go on to its tie-break games.
+	games := cfg.Games
+	if cfg.Format == config.FormatKnockout {
+		games += record.MaxTieBreakGames(cfg)
+	}
+	perColour := (games + 1) / 2
 	if cfg.Pairs || openings == 0 {
 		if perColour <= starts {
 			return nil
 		}
-	} else if cfg.Games <= starts {
+	} else if games <= starts {
 		return nil
 	}
 	return []string{fmt.Sprintf("games can repeat: %s play deterministically (node or depth limits, no per-game seed) and %s for %d games per pairing, so some games copy earlier ones move for move; add openings (at least %d), or use movetime limits",
-		strings.Join(pairs, ", "), why, cfg.Games, perColour)}
+		strings.Join(pairs, ", "), why, games, perColour)}
 }

@@ -26,6 +26,14 @@ engines:
 	if w := repeatWarnings(cfg, 2); w != nil {
 		t.Errorf("4 games, a book of 2 openings in pairs: %q, want none", w)
 	}
+	// A knockout's encounter of 2 games may go on to 2 tie-break games.
+	ko := writeConfig(t, strings.Replace(base, "games: 4", "games: 2\nformat: knockout", 1))
+	if w := repeatWarnings(ko, 1); len(w) != 1 || !strings.Contains(w[0], "for 4 games per pairing") {
+		t.Errorf("a knockout of 2 games per encounter from one opening: %q", w)
+	}
+	if w := repeatWarnings(ko, 2); w != nil {
+		t.Errorf("a knockout of 2 games per encounter from 2 openings: %q, want none", w)
+	}
 	if w := repeatWarnings(cfg, 1); len(w) != 1 || !strings.Contains(w[0], "the book has 1 openings") {
 		t.Errorf("4 games from one opening: %q", w)
 	}

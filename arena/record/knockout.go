@@ -114,6 +114,21 @@ func bracketOrder(size int) []int {
 // Games is the schedule so far; Games()[i] is game i+1.
 func (k *Knockout) Games() []KnockoutGame { return k.games }
 
+// RoundsDecided is the number of rounds every encounter of which is
+// decided.
+func (k *Knockout) RoundsDecided() int {
+	n := 0
+	for _, round := range k.rounds {
+		for _, e := range round {
+			if e.winner < 0 {
+				return n
+			}
+		}
+		n++
+	}
+	return n
+}
+
 // Done reports whether the tournament has a winner.
 func (k *Knockout) Done() bool { return k.winner >= 0 }
 
