@@ -46,3 +46,17 @@ func TestRunQuiet(t *testing.T) {
 		}
 	}
 }
+
+// A quick match takes -quiet as arena run takes --quiet.
+func TestQuickQuiet(t *testing.T) {
+	t.Setenv("ARENA_TEST_MAIN", "1")
+	var stdout, stderr bytes.Buffer
+	args := []string{"run", "-engine", "builtin=random", "-engine", "builtin=heuristic", "-each", "depth=1", "-maxmoves", "5", "-judge", "off",
+		"-quiet", "--out", filepath.Join(t.TempDir(), "q")}
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	if out := stdout.String(); strings.Contains(out, "Game 1/2: ") || strings.Contains(out, "MATCH CONFIGURATION") || !strings.Contains(out, "=== RESULTS ===") {
+		t.Errorf("-quiet output:\n%s", out)
+	}
+}
