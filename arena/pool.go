@@ -109,7 +109,7 @@ func newMatch(ctx context.Context, cfg *config.Config, opt Options) (_ *match, e
 		}
 	}
 	if cfg.Format == config.FormatKnockout && !m.shard.IsZero() {
-		return nil, fmt.Errorf("%s: format: knockout cannot be split into shards (shard %s): each round's pairings depend on the previous round's results; run it whole, with concurrency to play a round's games at once", cfg.File, m.shard)
+		return nil, fmt.Errorf("format: knockout cannot be split into shards (shard %s, from --shard or a Slurm/Kubernetes array): each round's pairings depend on the previous round's results; run it whole, with concurrency to play a round's games at once", m.shard)
 	}
 	m.total = totalGames(cfg)
 	m.planned = shardGames(m.total, m.shard)
