@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -85,12 +86,19 @@ func (q *quickMatch) build() error {
 	return nil
 }
 
-// ordered is the mapping m with its keys in the given order.
+// ordered is the mapping m with the keys of order first, in that order,
+// then any others as they came: a key added to the flags but not to the
+// order list is printed last, never dropped.
 func ordered(m *yaml.Node, order []string) *yaml.Node {
 	out := mapping(m.Line)
 	for _, k := range order {
 		if v := lookup(m, k); v != nil {
 			set(out, k, v)
+		}
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if k := m.Content[i].Value; !slices.Contains(order, k) {
+			set(out, k, m.Content[i+1])
 		}
 	}
 	return out

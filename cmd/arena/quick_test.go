@@ -374,3 +374,20 @@ func TestQuickKnockoutAndTimeouts(t *testing.T) {
 		t.Errorf("format %q, timeouts %v %v %v:\n%s", cfg.Format, cfg.StartTimeout, cfg.NewGameTimeout, cfg.PingTimeout, out.String())
 	}
 }
+
+// ordered puts the listed keys first and keeps every other key after them:
+// a key the order list does not know is printed, not dropped.
+func TestOrderedKeepsUnlistedKeys(t *testing.T) {
+	m := mapping(1)
+	for _, k := range []string{"zeta", "games", "alpha", "name"} {
+		set(m, k, scalar(k+"-value", 1))
+	}
+	out := ordered(m, []string{"name", "games"})
+	var keys []string
+	for i := 0; i+1 < len(out.Content); i += 2 {
+		keys = append(keys, out.Content[i].Value+"="+out.Content[i+1].Value)
+	}
+	if got, want := strings.Join(keys, " "), "name=name-value games=games-value zeta=zeta-value alpha=alpha-value"; got != want {
+		t.Errorf("ordered: %s, want %s", got, want)
+	}
+}
