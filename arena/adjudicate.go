@@ -18,6 +18,12 @@ type adjudicator struct {
 	resignFor  int    // two-sided: the side those plies agree is winning
 }
 
+// reset breaks every run of scores: a move without a score (a book move)
+// came between.
+func (a *adjudicator) reset() {
+	a.drawPlies, a.resignOwn, a.resignBoth = 0, [2]int{}, 0
+}
+
 // add counts a move's score: side moved, cp and mate are the score from
 // its point of view, irreversible says the move was a capture or a pawn
 // move.

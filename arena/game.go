@@ -39,8 +39,14 @@ type game struct {
 	key     string         // positionKey of pos
 	clock   [2]time.Duration
 	made    [2]int // moves made per side, for the time control's periods
+	moved   [2]int // moves played per side, for the engines' own books
 	adj     adjudicator
 	rec     *record.GameRecord
+	number  int // the game's number, which seeds its book draws
+	// expect is each side's expected reply (the ponder move of its last
+	// bestmove), to ponder on while its opponent thinks; pondering is the
+	// move a side's engine is pondering on now (ponder.go).
+	expect, pondering [2]string
 }
 
 // playGame plays one game to its end. It returns an error only when ctx is
@@ -48,9 +54,10 @@ type game struct {
 // the game with a loss for it instead.
 func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply int)) (*record.GameRecord, error) {
 	g := &game{
-		cfg: r.cfg,
-		eng: [2]config.EngineConfig{r.cfg.Engines[spec.White], r.cfg.Engines[spec.Black]},
-		adj: adjudicator{rules: r.cfg.Adjudicate},
+		cfg:    r.cfg,
+		eng:    [2]config.EngineConfig{r.cfg.Engines[spec.White], r.cfg.Engines[spec.Black]},
+		adj:    adjudicator{rules: r.cfg.Adjudicate},
+		number: spec.Number,
 		rec: &record.GameRecord{
 			Game:  spec.Number,
 			White: r.cfg.Engines[spec.White].Name,
@@ -93,6 +100,13 @@ func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply in
 		p.newGame(fmt.Sprintf("game %d: %s vs %s", spec.Number, g.players[0].cfg.Name, g.players[1].cfg.Name))
 	}
 	g.rec.WhiteID, g.rec.BlackID = g.players[0].id, g.players[1].id
+	// A ponder search still running when the game ends is stopped, so the
+	// engine's next game starts from a quiet engine.
+	defer func() {
+		for s := range 2 {
+			g.endPonder(s)
+		}
+	}()
 
 	for !g.over() {
 		if err := r.playMove(ctx, g); err != nil {
@@ -208,6 +222,7 @@ func (g *game) play(uciMove string) (string, error) {
 		return "", fmt.Errorf("illegal move %s", uciMove)
 	}
 	san := chess.AlgebraicNotation{}.Encode(g.pos, move)
+	g.moved[colorIndex(g.pos.Turn())]++
 	g.pos = g.pos.Update(move)
 	g.moves = append(g.moves, uciMove)
 	g.key = positionKey(g.pos)
@@ -311,13 +326,24 @@ func (g *game) limits(side int) (engines.Limits, time.Duration) {
 func (r *runner) playMove(ctx context.Context, g *game) error {
 	side := colorIndex(g.pos.Turn())
 	p := g.players[side]
+	if mv, ok := g.bookMove(side); ok {
+		g.playBook(side, mv)
+		return nil
+	}
+	hit := g.prepareSearch(side)
 	lim, late := g.limits(side)
 	mctx, cancel := ctx, context.CancelFunc(func() {})
 	if late > 0 {
 		mctx, cancel = context.WithTimeout(ctx, late)
 	}
 	begin := time.Now()
-	res, err := p.search(mctx, engines.Position{FEN: g.fen, Moves: g.moves}, lim)
+	var res engines.Result
+	var err error
+	if hit {
+		res, err = p.client.PonderHit(mctx, nil)
+	} else {
+		res, err = p.search(mctx, engines.Position{FEN: g.fen, Moves: g.moves}, lim)
+	}
 	elapsed := time.Since(begin)
 	cancel()
 	if ctx.Err() != nil {
@@ -335,36 +361,50 @@ func (r *runner) playMove(ctx context.Context, g *game) error {
 		g.lose(side, record.TermIllegalMove, fmt.Sprintf("%s makes an illegal move: %s", name, res.Move))
 		return nil
 	}
-
-	var left *float64
-	if tc := g.eng[side].Limits.TC; tc != nil {
-		g.clock[side] = max(0, g.clock[side]-elapsed) + tc.Inc
-		g.made[side]++
-		if tc.Moves > 0 && g.made[side]%tc.Moves == 0 {
-			g.clock[side] += tc.Base
-		}
-		left = new(g.clock[side].Seconds())
+	if p.canPonder {
+		g.expect[side] = res.Ponder
 	}
+	left := g.charge(side, elapsed, true)
 	g.adj.add(side, res.Score.CP, res.Score.Mate, g.pos.HalfMoveClock() == 0)
 	rss, peak := p.memory()
 	g.rec.Moves = append(g.rec.Moves, record.MoveRecord{
-		Ply:      len(g.moves),
-		Side:     strings.ToLower(name),
-		Engine:   g.eng[side].Name,
-		UCI:      res.Move,
-		SAN:      san,
-		Time:     elapsed.Seconds(),
-		TimeLeft: left,
-		Nodes:    res.Nodes,
-		Depth:    res.Depth,
-		SelDepth: res.SelDepth,
-		ScoreCP:  res.Score.CP,
-		Mate:     res.Score.Mate,
-		PV:       res.PV,
-		RSSMB:    mb(rss),
-		PeakMB:   mb(peak),
+		Ply:       len(g.moves),
+		Side:      strings.ToLower(name),
+		Engine:    g.eng[side].Name,
+		UCI:       res.Move,
+		SAN:       san,
+		Time:      elapsed.Seconds(),
+		TimeLeft:  left,
+		Nodes:     res.Nodes,
+		Depth:     res.Depth,
+		SelDepth:  res.SelDepth,
+		ScoreCP:   res.Score.CP,
+		Mate:      res.Score.Mate,
+		PV:        res.PV,
+		RSSMB:     mb(rss),
+		PeakMB:    mb(peak),
+		Ponderhit: hit,
 	})
 	return nil
+}
+
+// charge takes a move's time off side's clock, adds the increment when
+// inc is set, counts the move for the time control's periods and returns
+// the time left; nil without a clock.
+func (g *game) charge(side int, elapsed time.Duration, inc bool) *float64 {
+	tc := g.eng[side].Limits.TC
+	if tc == nil {
+		return nil
+	}
+	g.clock[side] = max(0, g.clock[side]-elapsed)
+	if inc {
+		g.clock[side] += tc.Inc
+	}
+	g.made[side]++
+	if tc.Moves > 0 && g.made[side]%tc.Moves == 0 {
+		g.clock[side] += tc.Base
+	}
+	return new(g.clock[side].Seconds())
 }
 
 // failed ends the game when the side to move's search failed: a crash or

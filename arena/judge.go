@@ -18,8 +18,15 @@ func judgeGame(ctx context.Context, j *tracker.Judge, rec *record.GameRecord) er
 		return nil
 	}
 	moves := make([]string, len(rec.Moves))
+	var book []bool // the engines' own book moves, left out of their statistics
 	for i, m := range rec.Moves {
 		moves[i] = m.UCI
+		if m.Book {
+			if book == nil {
+				book = make([]bool, len(rec.Moves))
+			}
+			book[i] = true
+		}
 	}
 	start := j.Evaluations()
 	before, after, err := j.EvaluateMoves(ctx, rec.FEN, moves)
@@ -32,7 +39,7 @@ func judgeGame(ctx context.Context, j *tracker.Judge, rec *record.GameRecord) er
 		rec.JudgeError = err.Error()
 		return nil
 	}
-	an, err := tracker.AnalyzeMoves(before, after, first, moves, j.Scoring())
+	an, err := tracker.AnalyzeMovesExcept(before, after, first, moves, j.Scoring(), book)
 	if err != nil {
 		rec.JudgeError = err.Error()
 		return nil

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"arena/arena/book/polyglot"
 	"arena/arena/config"
 	"arena/engines"
 	"arena/engines/uci"
@@ -36,6 +37,11 @@ type player struct {
 	// the engine's processes so far dropped as absurd (see infoWarning).
 	infoDropped  int
 	firstDropped string
+	// canPonder: the engine is to ponder (cfg.Ponder) and its process
+	// announced the Ponder option, which was set. book is its own book
+	// (cfg.Book), read once per run and shared by the workers.
+	canPonder bool
+	book      *polyglot.Book
 }
 
 // clientConfig is how the engine's process is started. The client's own
@@ -81,6 +87,12 @@ func (p *player) start(ctx context.Context, arenaBinary string, margin time.Dura
 			return fmt.Errorf("engine %q (built-in %s via %s uci): %w", p.cfg.Name, p.cfg.Engine, arenaBinary, err)
 		}
 		return fmt.Errorf("engine %q: %w", p.cfg.Name, err)
+	}
+	if p.canPonder = p.cfg.Ponder && c.HasOption(uci.PonderOption); p.canPonder {
+		if err := c.SetOption(ctx, uci.PonderOption, "true"); err != nil {
+			c.Close()
+			return fmt.Errorf("engine %q: %w", p.cfg.Name, err)
+		}
 	}
 	p.client, p.fresh = c, true
 	p.id = c.Name()

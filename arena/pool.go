@@ -129,7 +129,11 @@ func newMatch(ctx context.Context, cfg *config.Config, opt Options) (_ *match, e
 		}
 		m.judgeID = m.judge.Engine()
 	}
-	m.warnings = append(repeatWarnings(cfg, len(m.openings)), coreWarning(m.n, judgeWorkers, runtime.NumCPU())...)
+	m.warnings = append(repeatWarnings(cfg, len(m.openings)), coreWarning(m.n, perGame(cfg), judgeWorkers, runtime.NumCPU())...)
+	books, err := loadBooks(cfg)
+	if err != nil {
+		return nil, err
+	}
 	for range m.n {
 		r := &runner{cfg: cfg, binary: opt.Binary}
 		for _, e := range cfg.Engines {
@@ -139,13 +143,14 @@ func newMatch(ctx context.Context, cfg *config.Config, opt Options) (_ *match, e
 			opts := map[string]string{} // the worker's own, for its per-game seeds
 			maps.Copy(opts, e.Options)
 			e.Options = opts
-			r.players = append(r.players, &player{cfg: e, timeouts: cfg.EngineTimeouts()})
+			r.players = append(r.players, &player{cfg: e, timeouts: cfg.EngineTimeouts(), book: books[e.Name]})
 		}
 		m.workers = append(m.workers, r)
 	}
 	if err := m.startEngines(ctx); err != nil {
 		return nil, err
 	}
+	m.warnings = append(m.warnings, ponderWarnings(m.workers[0].players)...)
 	return m, nil
 }
 
@@ -181,13 +186,27 @@ func (m *match) startEngines(ctx context.Context) error {
 }
 
 // coreWarning warns when the games and the judge need more cores than the
-// machine has: engines then share cores and their times lose meaning.
-func coreWarning(n, judge, cores int) []string {
-	if n+judge <= cores || n == 1 {
+// machine has: engines then share cores and their times lose meaning. A
+// game keeps perGame engines busy (2 when an engine ponders: it thinks
+// while its opponent does); at concurrency 1 the judge works between
+// games, not beside them.
+func coreWarning(n, perGame, judge, cores int) []string {
+	busy := n * perGame
+	if n > 1 {
+		busy += judge
+	}
+	if busy <= cores {
 		return nil
 	}
-	return []string{fmt.Sprintf("concurrency %d plus %d judge process(es) need %d cores, the machine has %d: engines will share cores, so their times and node counts are not comparable with a run at concurrency 1",
-		n, judge, n+judge, cores)}
+	if n == 1 {
+		return []string{fmt.Sprintf("pondering keeps %d engines busy, the machine has %d core(s): the engines will share cores, so their times and node counts are not comparable with a run on more cores", busy, cores)}
+	}
+	what := fmt.Sprintf("concurrency %d", n)
+	if perGame > 1 {
+		what = fmt.Sprintf("concurrency %d with pondering (%d engines thinking per game)", n, perGame)
+	}
+	return []string{fmt.Sprintf("%s plus %d judge process(es) need %d cores, the machine has %d: engines will share cores, so their times and node counts are not comparable with a run at concurrency 1",
+		what, judge, busy, cores)}
 }
 
 // close ends every engine process, all at once: each waits for its

@@ -231,6 +231,14 @@ func AnalyzeGame(evals []Eval, first Side, moves []string, s Scoring) (GameAnaly
 // moves twice, with different results); the game accuracy, which needs one
 // value per position, uses before[i] for position i and the last after.
 func AnalyzeMoves(before, after []Eval, first Side, moves []string, s Scoring) (GameAnalysis, error) {
+	return AnalyzeMovesExcept(before, after, first, moves, s, nil)
+}
+
+// AnalyzeMovesExcept is AnalyzeMoves with the plies for which skip is true
+// (book moves the engine did not choose) judged but left out of the
+// players' statistics: their losses, classes and accuracies count for
+// neither side. skip may be nil.
+func AnalyzeMovesExcept(before, after []Eval, first Side, moves []string, s Scoring, skip []bool) (GameAnalysis, error) {
 	n := len(before)
 	if len(after) != n || (moves != nil && len(moves) != n) {
 		return GameAnalysis{}, fmt.Errorf("%d evaluations before and %d after for %d moves: expected one of each per move", n, len(after), len(moves))
@@ -260,11 +268,11 @@ func AnalyzeMoves(before, after []Eval, first Side, moves []string, s Scoring) (
 		side = side.Other()
 	}
 	evals := append(append(make([]Eval, 0, n+1), before...), after[n-1])
-	acc := GameAccuracy(evals, first)
+	acc := gameAccuracy(evals, first, skip)
 	for _, sd := range []Side{White, Black} {
 		var p PlayerStats
 		for _, j := range g.Judgements {
-			if j.Side != sd {
+			if j.Side != sd || skipped(skip, j.Ply) {
 				continue
 			}
 			p.Moves++
@@ -304,7 +312,14 @@ func AnalyzeMoves(before, after []Eval, first Side, moves []string, s Scoring) (
 // lichess prepends a fixed +15 cp for the start position, which it does not
 // analyse; we use the judge's evaluation of position 0. The result is indexed
 // by Side; a side without moves gets 0.
-func GameAccuracy(evals []Eval, first Side) [2]float64 {
+func GameAccuracy(evals []Eval, first Side) [2]float64 { return gameAccuracy(evals, first, nil) }
+
+// skipped reports whether ply i is one to leave out.
+func skipped(skip []bool, i int) bool { return i < len(skip) && skip[i] }
+
+// gameAccuracy is GameAccuracy over the moves not skipped; the skipped
+// moves' positions still shape the volatility windows.
+func gameAccuracy(evals []Eval, first Side, skip []bool) [2]float64 {
 	var out [2]float64
 	n := len(evals) - 1
 	if n < 1 {
@@ -335,6 +350,10 @@ func GameAccuracy(evals []Eval, first Side) [2]float64 {
 		before, after := wins[i], wins[i+1]
 		if side == Black {
 			before, after = 100-before, 100-after
+		}
+		if skipped(skip, i) {
+			side = side.Other()
+			continue
 		}
 		acc := MoveAccuracy(before, after)
 		wAcc[side] += acc * weights[i]

@@ -145,6 +145,21 @@ type EngineConfig struct {
 	Workdir    string    `yaml:"workdir,omitempty"`
 	Restart    string    `yaml:"restart,omitempty"`
 	Log        string    `yaml:"log,omitempty"`
+	// Ponder lets the engine think on the reply it expects while its
+	// opponent thinks (UCI "go ponder"; arena/ponder.go).
+	Ponder bool `yaml:"ponder,omitempty"`
+	// Book is the engine's own Polyglot book, whose moves the arena plays
+	// for it (arena/enginebook.go); nil: none.
+	Book *EngineBook `yaml:"book,omitempty"`
+}
+
+// EngineBook is an engine's own opening book, as cutechess-cli's
+// book=FILE bookdepth=N.
+type EngineBook struct {
+	File string `yaml:"file"` // a Polyglot .bin book, absolute once resolved
+	// Depth is how many of its moves per game the engine takes from the
+	// book at most; 0: as long as the book has a move.
+	Depth int `yaml:"depth,omitempty"`
 }
 
 // EngineTimeouts are the UCI client's timeouts of every engine and the

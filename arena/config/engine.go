@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 
 	"gopkg.in/yaml.v3"
+
+	"arena/arena/book/polyglot"
 )
 
 // Restart policies (engines[].restart), as fastchess's and cutechess-cli's
@@ -22,7 +24,7 @@ const (
 )
 
 // engineHandlingKeys are the engines[] keys decoded here.
-var engineHandlingKeys = []string{"time_margin", "workdir", "restart", "log"}
+var engineHandlingKeys = []string{"time_margin", "workdir", "restart", "log", "ponder", "book"}
 
 // engineHandling decodes one of engineHandlingKeys of an engine.
 func (d *decoder) engineHandling(key string, v *yaml.Node, kp string, e *EngineConfig) error {
@@ -41,8 +43,58 @@ func (d *decoder) engineHandling(key string, v *yaml.Node, kp string, e *EngineC
 		}
 	case "log":
 		e.Log, err = d.logDir(v, kp)
+	case "ponder":
+		e.Ponder, err = d.bool(v, kp)
+	case "book":
+		e.Book, err = d.engineBook(v, kp)
 	}
 	return err
+}
+
+var engineBookKeys = []string{"file", "depth"}
+
+// engineBook reads an engine's own book: a Polyglot file that must load,
+// and a depth in moves (0 or missing: no limit).
+func (d *decoder) engineBook(n *yaml.Node, path string) (*EngineBook, error) {
+	b := &EngineBook{}
+	err := d.mapping(n, path, engineBookKeys, func(key string, v *yaml.Node) error {
+		kp := join(path, key)
+		var err error
+		switch key {
+		case "file":
+			b.File, err = d.str(v, kp)
+		case "depth":
+			var i int64
+			i, err = d.int(v, kp, 0)
+			b.Depth = int(i)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if b.File == "" {
+		return nil, d.errorf(n, path+".file", "missing (the engine's Polyglot book, a .bin file)")
+	}
+	file, err := resolvePath(b.File, d.file)
+	if err != nil {
+		return nil, d.errorf(keyNode(n, "file"), path+".file", "%v", err)
+	}
+	b.File = file
+	if _, err := LoadBook(file); err != nil {
+		return nil, d.errorf(keyNode(n, "file"), path+".file", "%v", err)
+	}
+	return b, nil
+}
+
+// LoadBook reads an engine's Polyglot book.
+func LoadBook(file string) (*polyglot.Book, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return polyglot.Read(f, file)
 }
 
 // workdir reads a directory that must exist, made absolute relative to the

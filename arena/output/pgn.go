@@ -63,6 +63,9 @@ func WritePGN(w io.Writer, cfg *config.Config, g *record.GameRecord) error {
 // "{+0.32/12 0.51s tl=59.49s n=12345 sd=20 mem=35MB cpl=12}". A field with
 // nothing to say (no clock, not judged, no PV) is left out.
 func moveComment(m record.MoveRecord, c config.PGNComments) string {
+	if m.Book {
+		return "book" // as cutechess marks the moves it plays from an engine's book
+	}
 	score := fmt.Sprintf("%+.2f", float64(m.ScoreCP)/100)
 	if m.Mate > 0 {
 		score = fmt.Sprintf("+M%d", m.Mate)

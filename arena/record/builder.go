@@ -147,6 +147,13 @@ func (b *Builder) Add(g *GameRecord) GameSummary {
 	for _, m := range g.Moves {
 		i := b.index[m.Engine]
 		es, a := &s.Engines[i], &b.acc[i]
+		if m.Book {
+			es.BookMoves++
+			continue
+		}
+		if m.Ponderhit {
+			es.Ponderhits++
+		}
 		es.Moves++
 		a.time += m.Time
 		a.nodes += float64(m.Nodes)

@@ -77,6 +77,12 @@ type MoveRecord struct {
 	PV       []string `json:"pv,omitempty"`
 	RSSMB    float64  `json:"rss_mb"`      // engine process RSS after the move
 	PeakMB   float64  `json:"peak_rss_mb"` // engine process peak RSS so far
+	// Book: the arena played the move from the engine's own book (no
+	// search, no time; left out of the engine's averages). Ponderhit: the
+	// engine had pondered on this move's position and its time counts
+	// from the ponderhit.
+	Book      bool `json:"book,omitempty"`
+	Ponderhit bool `json:"ponderhit,omitempty"`
 	// Judge fields, nil when the judge is off. EvalCP is the judge's
 	// evaluation after the move from White's point of view (mates as
 	// ±mate_score), as lichess shows evaluations.

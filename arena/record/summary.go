@@ -108,9 +108,10 @@ type Versions struct {
 }
 
 // EngineSummary aggregates one engine over all its games. Averages are per
-// move over every recorded move; ACPL and accuracy come from the tracker
-// (ACPL pooled over all judged moves, accuracy the mean of the per-game
-// accuracies).
+// move over every recorded move the engine searched (its own book's moves
+// are left out, as the openings' plies are); ACPL and accuracy come from
+// the tracker (ACPL pooled over all judged moves, accuracy the mean of the
+// per-game accuracies).
 type EngineSummary struct {
 	Name     string  `json:"name"`
 	Engine   string  `json:"engine"` // built-in engine name or "uci"
@@ -124,6 +125,12 @@ type EngineSummary struct {
 	Points   float64 `json:"points"`
 	ScorePct float64 `json:"score_pct"`
 	Moves    int     `json:"moves"`
+	// BookMoves are the moves played from the engine's own book, which
+	// Moves and every average leave out; Ponderhits the moves searched
+	// from a ponderhit.
+	BookMoves  int `json:"book_moves,omitempty"`
+	Ponderhits int `json:"ponderhits,omitempty"`
+
 	AvgTime  float64 `json:"avg_time_s"`
 	MaxTime  float64 `json:"max_time_s"`
 	AvgNodes float64 `json:"avg_nodes"`

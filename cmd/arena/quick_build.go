@@ -24,7 +24,7 @@ var topOrder = []string{"name", "format", "games", "pairs", "noswap", "reverse",
 	"time_margin", "start_timeout", "ucinewgame_timeout", "ping_timeout", "adjudicate", "limits", "engines", "openings", "sprt", "judge", "output"}
 
 // engineOrder is the order of an engine's keys, as in a config file.
-var engineOrder = []string{"name", "engine", "command", "args", "options", "limits", "time_margin", "workdir", "restart"}
+var engineOrder = []string{"name", "engine", "command", "args", "options", "limits", "time_margin", "workdir", "restart", "ponder", "book"}
 
 // eachTopLevel are the -each keys written once at the top level, which
 // every engine inherits, rather than into every engine.
@@ -33,17 +33,14 @@ var eachTopLevel = map[string]bool{"tc": true, "st": true, "nodes": true, "depth
 // unsupportedEngineKeys are engine options of fastchess or cutechess-cli
 // that arena has no equivalent for, with what it offers instead.
 var unsupportedEngineKeys = map[string]string{
-	"book":      "per-engine books are not supported; -openings file=BOOK.bin plies=N order=weighted draws both engines' openings from the book by its weights",
-	"bookdepth": "per-engine books are not supported; -openings file=BOOK.bin plies=N order=weighted draws both engines' openings from the book by its weights",
-	"ponder":    "pondering is not supported (issue 14 plans it)",
-	"conf":      "arena has no engines.json; builtin=NAME plays one of arena's own engines (arena engines lists them)",
-	"initstr":   "UCI options (option.NAME=VALUE) cover what engines need",
-	"stderr":    "an engine's stderr tail is shown when it fails to start or crashes",
-	"trust":     "arena decides every game end itself",
-	"whitepov":  "UCI scores are from the side to move",
-	"tscale":    "the config key move_timeout bounds moves under node and depth limits",
-	"debug":     "the UCI traffic log is the config key engines[].log: DIR",
-	"log":       "the UCI traffic log is the config key engines[].log: DIR",
+	"conf":     "arena has no engines.json; builtin=NAME plays one of arena's own engines (arena engines lists them)",
+	"initstr":  "UCI options (option.NAME=VALUE) cover what engines need",
+	"stderr":   "an engine's stderr tail is shown when it fails to start or crashes",
+	"trust":    "arena decides every game end itself",
+	"whitepov": "UCI scores are from the side to move",
+	"tscale":   "the config key move_timeout bounds moves under node and depth limits",
+	"debug":    "the UCI traffic log is the config key engines[].log: DIR",
+	"log":      "the UCI traffic log is the config key engines[].log: DIR",
 }
 
 // build makes the config's YAML tree from the parsed flags.
@@ -121,6 +118,12 @@ func engineKey(m *yaml.Node, t token) error {
 		set(m, "workdir", scalar(absIfExists(t.value), t.at))
 	case k == "restart":
 		set(m, "restart", v)
+	case k == "ponder":
+		set(m, "ponder", v)
+	case k == "book":
+		set(child(m, "book", t.at, yaml.MappingNode), "file", scalar(absIfExists(t.value), t.at))
+	case k == "bookdepth":
+		set(child(m, "book", t.at, yaml.MappingNode), "depth", v)
 	case k == "args":
 		list := &yaml.Node{Kind: yaml.SequenceNode, Line: t.at}
 		for _, a := range strings.Fields(t.value) {
@@ -142,7 +145,7 @@ func engineKey(m *yaml.Node, t token) error {
 		if why, ok := unsupportedEngineKeys[k]; ok {
 			return fmt.Errorf("%s: not supported, because %s", t.typed, why)
 		}
-		return fmt.Errorf("%s: unknown engine option %q (expected cmd, builtin, name, dir, args, arg, option.NAME, tc, st, nodes, depth, plies, timemargin, restart or proto)", t.typed, k)
+		return fmt.Errorf("%s: unknown engine option %q (expected cmd, builtin, name, dir, args, arg, option.NAME, tc, st, nodes, depth, plies, timemargin, restart, ponder, book, bookdepth or proto)", t.typed, k)
 	}
 	return nil
 }

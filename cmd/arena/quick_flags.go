@@ -177,6 +177,10 @@ func (q *quickMatch) tokens(f flagUse) ([]token, error) {
 	var out []token
 	for _, v := range f.values {
 		k, val, ok := strings.Cut(v, "=")
+		if v == "ponder" {
+			// cutechess-cli's engine option without a value.
+			k, val, ok = v, "true", true
+		}
 		if !ok || k == "" {
 			return nil, fmt.Errorf("%s %s: expected KEY=VALUE", f.name, v)
 		}

@@ -131,6 +131,9 @@ type Client struct {
 	// by the next Search.
 	newGameErr error
 
+	// ponder is the ponder search running (Ponder), nil when none.
+	ponder *ponderSearch
+
 	// infoDropped counts info values dropped as unparsable or absurd;
 	// firstDropped names the first. Written by Search only.
 	infoDropped  int

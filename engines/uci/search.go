@@ -15,24 +15,42 @@ import (
 // "stop" and returns the engine's bestmove; if none comes within StopGrace
 // the engine is killed and an error returned.
 func (c *Client) Search(ctx context.Context, pos engines.Position, lim engines.Limits, info engines.InfoFunc) (engines.Result, error) {
-	if err := c.newGameErr; err != nil {
-		c.newGameErr = nil
+	if err := c.ready(); err != nil {
 		return engines.Result{}, err
-	}
-	select {
-	case <-c.closing:
-		return engines.Result{}, fmt.Errorf("engine %s: search after Close", c.command)
-	default:
-	}
-	if c.Exited() {
-		return engines.Result{}, failed(ErrExited, "engine %s has exited (%s)", c.command, c.status())
 	}
 	goCmd := goCommand(lim)
 	if err := c.send(positionCommand(pos), goCmd); err != nil {
 		return engines.Result{}, err
 	}
-	start := time.Now()
+	return c.wait(ctx, pos, lim, goCmd, time.Now(), info)
+}
 
+// ready reports why no search can start: a failed NewGame, Close, an
+// engine that has exited, or a ponder search still running.
+func (c *Client) ready() error {
+	if err := c.newGameErr; err != nil {
+		c.newGameErr = nil
+		return err
+	}
+	select {
+	case <-c.closing:
+		return fmt.Errorf("engine %s: search after Close", c.command)
+	default:
+	}
+	if c.Exited() {
+		return failed(ErrExited, "engine %s has exited (%s)", c.command, c.status())
+	}
+	if c.ponder != nil {
+		return fmt.Errorf("engine %s: search while pondering (end the ponder search with PonderHit or StopPonder)", c.command)
+	}
+	return nil
+}
+
+// wait reads the engine's output until its bestmove: the info lines go to
+// info, the result's time runs from start. When ctx is cancelled, or a
+// time-limited search runs SearchMargin past its budget, it sends "stop";
+// without a bestmove within StopGrace the engine is killed.
+func (c *Client) wait(ctx context.Context, pos engines.Position, lim engines.Limits, goCmd string, start time.Time, info engines.InfoFunc) (engines.Result, error) {
 	var watchdog <-chan time.Time
 	if budget, ok := timeBudget(pos, lim); ok {
 		t := time.NewTimer(budget + c.cfg.SearchMargin)
@@ -105,7 +123,9 @@ func (s *searchState) line(line outLine) (done bool, err error) {
 	case "info":
 		s.infoLine(f[1:])
 	case "bestmove":
-		s.res.Time = line.at.Sub(s.start)
+		// A bestmove read before the clock started (an engine that
+		// answered a ponder search before ponderhit) took no time of it.
+		s.res.Time = max(0, line.at.Sub(s.start))
 		if len(f) > 1 && f[1] != "(none)" && f[1] != "0000" {
 			s.res.Move = f[1]
 		}

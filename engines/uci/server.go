@@ -46,6 +46,9 @@ type Server struct {
 	pos    engines.Position
 	posErr error // the last "position" was rejected: "go" answers with an error
 
+	// ponder is the running ponder search ("go ponder"), nil when none.
+	ponder *serverPonder
+
 	// Of the last search: answered is closed just before its bestmove is
 	// written (a GUI may send the next go as soon as it reads it, so the
 	// search must count as over by then); done once the goroutine is gone.
@@ -179,6 +182,9 @@ func (s *Server) handle(line string) bool {
 		for _, o := range s.spec.Options {
 			s.println(formatOption(o))
 		}
+		if _, own := s.spec.Option(uciPonder.Name); !own {
+			s.println(formatOption(uciPonder))
+		}
 		s.println("uciok")
 	case "isready":
 		// Work the next "go" would do first (a rebuild after setoption,
@@ -193,9 +199,10 @@ func (s *Server) handle(line string) bool {
 			s.prepare()
 		}
 		s.println("readyok")
-	case "debug", "ponderhit":
-		// Accepted and ignored: there is no debug output, and no Ponder
-		// option is announced, so a GUI does not send go ponder.
+	case "debug":
+		// Accepted and ignored: there is no debug output.
+	case "ponderhit":
+		s.ponderHit()
 	case "ucinewgame":
 		s.newGame = true
 	case "setoption":
@@ -219,6 +226,7 @@ func (s *Server) handle(line string) bool {
 		}
 		s.startSearch(f[1:])
 	case "stop":
+		s.ponder = nil
 		if s.cancel != nil {
 			s.cancel()
 		}
@@ -249,6 +257,12 @@ func (s *Server) setOption(f []string) error {
 		value = strings.Join(f[nameEnd+1:], " ")
 	}
 	o, ok := s.spec.Option(name)
+	if !ok && strings.EqualFold(name, uciPonder.Name) {
+		// The GUI's permission to ponder: every built-in engine can, and
+		// nothing about its search changes, so the value is only checked.
+		_, err := uciPonder.Check(value)
+		return err
+	}
 	if !ok {
 		valid := make([]string, len(s.spec.Options))
 		for i, o := range s.spec.Options {
@@ -384,6 +398,7 @@ func (s *Server) startSearch(f []string) {
 		s.println("info string already searching; go ignored (send stop first)")
 		return
 	}
+	f, ponder := withoutPonder(f)
 	lim, hold, problems := parseGo(f)
 	for _, p := range problems {
 		s.println("info string " + p)
@@ -393,6 +408,18 @@ func (s *Server) startSearch(f []string) {
 		s.println("bestmove 0000")
 		return
 	}
+	var pd *serverPonder
+	if ponder {
+		pd = &serverPonder{lim: lim, hold: hold}
+		lim, hold = engines.Limits{Infinite: true}, true
+	}
+	s.ponder = pd
+	s.launch(lim, hold, pd)
+}
+
+// launch runs a search on its own goroutine; pd is the ponder search's
+// state when it is one.
+func (s *Server) launch(lim engines.Limits, hold bool, pd *serverPonder) {
 	if s.cancel != nil {
 		s.cancel() // releases the finished search's context
 	}
@@ -406,13 +433,18 @@ func (s *Server) startSearch(f []string) {
 		if err != nil {
 			s.println("info string search error: " + err.Error())
 		}
+		if hold {
+			<-ctx.Done()
+		}
+		if pd != nil && pd.hit.Load() {
+			// ponderhit: the search started then answers instead.
+			close(answered)
+			return
+		}
 		// Iteration lines report the nodes at the end of an iteration; the
 		// final line carries the total searched, which a GUI or the arena
 		// keeps as the count of the move (the last "info" before bestmove).
 		s.printInfo(formatFinalInfo(res))
-		if hold {
-			<-ctx.Done()
-		}
 		best := "bestmove " + res.Move
 		if res.Move == "" {
 			best = "bestmove 0000"
