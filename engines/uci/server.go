@@ -260,8 +260,10 @@ func (s *Server) setOption(f []string) error {
 	if !ok && strings.EqualFold(name, uciPonder.Name) {
 		// The GUI's permission to ponder: every built-in engine can, and
 		// nothing about its search changes, so the value is only checked.
-		_, err := uciPonder.Check(value)
-		return err
+		if _, err := uciPonder.Check(value); err != nil {
+			return fmt.Errorf("setoption: %w", err)
+		}
+		return nil
 	}
 	if !ok {
 		valid := make([]string, len(s.spec.Options))

@@ -28,6 +28,9 @@ func (e *testEngine) NewGame()     { *e.newGames++ }
 func (e *testEngine) Close() error { return nil }
 
 func (e *testEngine) Search(ctx context.Context, pos engines.Position, lim engines.Limits, info engines.InfoFunc) (engines.Result, error) {
+	testSearches.Lock()
+	testSearches.lims = append(testSearches.lims, lim)
+	testSearches.Unlock()
 	p, err := board.FromGame(pos.StartFENOrDefault(), pos.Moves)
 	if err != nil {
 		return engines.Result{}, err
@@ -52,6 +55,19 @@ func (e *testEngine) Search(ctx context.Context, pos engines.Position, lim engin
 }
 
 var testNewGames int
+
+// testSearches records the limits of every search a testEngine ran.
+var testSearches struct {
+	sync.Mutex
+	lims []engines.Limits
+}
+
+// searchesSince returns the limits of the searches after the first n.
+func searchesSince(n int) []engines.Limits {
+	testSearches.Lock()
+	defer testSearches.Unlock()
+	return append([]engines.Limits(nil), testSearches.lims[n:]...)
+}
 
 // testSpec is the built-in engine the server tests expose.
 var testSpec = engines.Spec{
@@ -169,6 +185,7 @@ func TestServerHandshake(t *testing.T) {
 		"option name Block type check default false",
 		"option name Style type combo default solid var solid var wild",
 		"option name Book File type string default <empty>",
+		"option name Ponder type check default false",
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("uci answer:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
@@ -398,7 +415,7 @@ func TestClientAgainstServer(t *testing.T) {
 	if c.Name() != testSpec.Name {
 		t.Errorf("Name() = %q", c.Name())
 	}
-	if got, want := fmt.Sprint(c.Options()), fmt.Sprint(testSpec.Options); got != want {
+	if got, want := fmt.Sprint(c.Options()), fmt.Sprint(append(testSpec.Options, uciPonder)); got != want {
 		t.Errorf("Options() = %s, want %s", got, want)
 	}
 	c.NewGame()
