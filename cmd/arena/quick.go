@@ -264,7 +264,8 @@ engine OPTIONS (KEY=VALUE; -each applies them to every engine, an engine's
 own win): cmd=COMMAND | builtin=ENGINE, name=NAME, dir=DIR, args="A B",
 arg=A, option.NAME=VALUE, tc=[MOVES/]TIME[+INC] (seconds or m:ss; inf),
 st=SECONDS, nodes=N, depth=N (plies=N), timemargin=MS, restart=on|off|auto,
-proto=uci
+ponder (think on the expected reply), book=FILE.bin bookdepth=N (the engine's
+own Polyglot book, played for it for N moves), proto=uci
 
 options:
   -rounds N -games 1|2 -repeat      games = rounds x games; -repeat or -games 2

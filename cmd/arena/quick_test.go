@@ -331,7 +331,8 @@ func TestQuickMatchErrors(t *testing.T) {
 		{append(two, "-each", "nodes=10", "-pgnout", "f.pgn", "hashfull=true"), 2, `-pgnout hashfull=true: not supported`},
 		{append(two, "-each", "nodes=10", "-tb", "/tb"), 2, `-tb: not supported in arena, because tablebase adjudication`},
 		{append(two, "-each", "nodes=10", "-frobnicate"), 2, `-frobnicate: unknown flag`},
-		{append(two, "-each", "nodes=10", "book=x.bin"), 2, `-each book=x.bin: not supported, because per-engine books`},
+		{append(two, "-each", "nodes=10", "book=x.bin"), 1, `-each book=x.bin: engines[0].book.file: file "x.bin" not found`},
+		{append(two, "-each", "nodes=10", "bookdepth=2"), 1, `-each bookdepth=2: engines[0].book.file: missing`},
 		{append(two, "-each", "nodes=10", "proto=xboard"), 2, `-each proto=xboard: not supported, because arena speaks UCI only`},
 		{append(two, "-each", "nodes=10", "colour=red"), 2, `-each colour=red: unknown engine option "colour"`},
 		{append(two, "-each", "nodes"), 2, `-each nodes: expected KEY=VALUE`},
@@ -389,5 +390,29 @@ func TestOrderedKeepsUnlistedKeys(t *testing.T) {
 	}
 	if got, want := strings.Join(keys, " "), "name=name-value games=games-value zeta=zeta-value alpha=alpha-value"; got != want {
 		t.Errorf("ordered: %s, want %s", got, want)
+	}
+}
+
+// cutechess-cli's ponder (a word without a value), book= and bookdepth=
+// become the engine's ponder: and book: keys.
+func TestQuickPonderAndBook(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "b.bin")
+	if err := os.WriteFile(bin, make([]byte, 16), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	args := []string{"run", "-engine", "builtin=random", "ponder", "book=" + bin, "bookdepth=3", "-engine", "builtin=heuristic", "-each", "nodes=10", "--print-config"}
+	if code := run(args, &out, &errb); code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, errb.String())
+	}
+	cfg, err := config.Parse("printed.yaml", out.Bytes())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if e := cfg.Engines[0]; !e.Ponder || e.Book == nil || e.Book.File != bin || e.Book.Depth != 3 {
+		t.Errorf("engine 0: ponder %v, book %+v; want ponder and %s to depth 3", e.Ponder, e.Book, bin)
+	}
+	if e := cfg.Engines[1]; e.Ponder || e.Book != nil {
+		t.Errorf("engine 1: ponder %v, book %+v; want neither", e.Ponder, e.Book)
 	}
 }
