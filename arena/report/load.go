@@ -235,7 +235,8 @@ func restoreStatistics(s *record.Summary) {
 func ptr[T any](v T) *T { return &v }
 
 // readMoves reads moves.csv by column name, so columns added later do not
-// break old reports.
+// break old reports. Moves played from an engine's own book are left out,
+// as they are from the summary's averages.
 func readMoves(path string) ([]Move, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -264,6 +265,9 @@ func readMoves(path string) ([]Move, error) {
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		if i, ok := col["book"]; ok && rec[i] == "true" {
+			continue // played from the engine's own book, not searched
 		}
 		var m Move
 		field := func(name string) string { return rec[col[name]] }

@@ -16,7 +16,7 @@ import (
 // and starts a normal search of the same position with the limits the
 // "go ponder" carried, timed from the ponderhit. What the ponder phase
 // leaves behind is what the engine keeps between searches (the heuristic
-// engine's transposition table with keep_tt, MCTS's tree with tree reuse);
+// engine's transposition table with hash: N);
 // the move's nodes and depth are those of the search after ponderhit.
 
 // serverPonder is a running ponder search: the limits of the search that
