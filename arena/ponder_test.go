@@ -28,6 +28,9 @@ max_moves: 40
 judge: off
 log: %q
 limits: {tc: "4+0.1"}
+# A busy machine must not turn a slow move into a loss on time: the test
+# is about pondering, not about the engines' time management.
+time_margin: 10s
 engines:
   - {name: SF, command: stockfish, options: {Threads: 1, Hash: 16}, ponder: true}
   - {name: H, engine: heuristic, options: {hash: 16}, ponder: true}
