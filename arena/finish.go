@@ -40,6 +40,9 @@ func (m *match) finish(sum *record.Summary) error {
 			}
 		}
 	}
+	for _, w := range ponderMoveWarnings(m.workers) {
+		fmt.Fprintln(m.stdout, w)
+	}
 	t := sum.Throughput
 	fmt.Fprintf(m.stdout, "Speed: %d games in %s, %.0f games/hour at concurrency %d; the arena itself used %.1f s of CPU, %.1f%% of the wall time\n",
 		t.Games, wall.Round(time.Second), t.GamesPerHour, m.n, t.HarnessCPUS, 100*t.HarnessShare)

@@ -363,6 +363,10 @@ func (r *runner) playMove(ctx context.Context, g *game) error {
 	}
 	if p.canPonder {
 		g.expect[side] = res.Ponder
+		p.ponderAsked++
+		if res.Ponder != "" {
+			p.ponderNamed++
+		}
 	}
 	left := g.charge(side, elapsed, true)
 	g.adj.add(side, res.Score.CP, res.Score.Mate, g.pos.HalfMoveClock() == 0)

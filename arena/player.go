@@ -42,6 +42,9 @@ type player struct {
 	// (cfg.Book), read once per run and shared by the workers.
 	canPonder bool
 	book      *polyglot.Book
+	// ponderAsked counts the pondering engine's searched moves,
+	// ponderNamed those whose bestmove named a ponder move.
+	ponderAsked, ponderNamed int
 }
 
 // clientConfig is how the engine's process is started. The client's own

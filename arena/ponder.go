@@ -93,3 +93,24 @@ func perGame(cfg *config.Config) int {
 	}
 	return 1
 }
+
+// ponderMoveWarnings names, once each, the pondering engines that never
+// named a ponder move in their bestmoves over all workers, and so never
+// pondered. An engine that names one only sometimes (not after a mate in
+// one, say) is not warned about.
+func ponderMoveWarnings(workers []*runner) []string {
+	var out []string
+	if len(workers) == 0 {
+		return nil
+	}
+	for i, p := range workers[0].players {
+		asked, named := 0, 0
+		for _, r := range workers {
+			asked, named = asked+r.players[i].ponderAsked, named+r.players[i].ponderNamed
+		}
+		if asked > 0 && named == 0 {
+			out = append(out, fmt.Sprintf("warning: engine %q named no ponder move in any of its %d bestmoves, so it never pondered", p.cfg.Name, asked))
+		}
+	}
+	return out
+}

@@ -113,7 +113,7 @@ func checkMisses(t *testing.T, name, log string) int {
 }
 
 // An engine without the Ponder option plays without pondering, and the run
-// says so once.
+// says so once; so does an engine that never names a ponder move.
 func TestPonderWithoutOption(t *testing.T) {
 	logs := filepath.Join(t.TempDir(), "uci")
 	sum, _, out, err := playMatch(t, context.Background(), fmt.Sprintf(`
@@ -132,6 +132,11 @@ engines:
 	want := `engine "Fake" has no UCI option Ponder, so it plays without pondering`
 	if strings.Count(out, want) != 1 || len(sum.Warnings) == 0 || !strings.Contains(strings.Join(sum.Warnings, "\n"), want) {
 		t.Errorf("want the warning %q once in the output and the summary:\n%s\n%q", want, out, sum.Warnings)
+	}
+	// The random mover announces Ponder (every built-in engine does) but
+	// names no ponder move.
+	if want := `warning: engine "R" named no ponder move in any of its`; strings.Count(out, want) != 1 {
+		t.Errorf("want the warning %q once:\n%s", want, out)
 	}
 	log, err := os.ReadFile(filepath.Join(logs, "Fake.1.log"))
 	if err != nil {
