@@ -47,6 +47,9 @@ engines:
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
+	if !strings.Contains(out, "Engine 1: A (built-in random; own book own.bin for 2 moves)") {
+		t.Errorf("the match configuration does not name A's book:\n%s", out)
+	}
 	games, err := output.ReadGames(filepath.Join(dir, output.GamesFile))
 	if err != nil {
 		t.Fatal(err)

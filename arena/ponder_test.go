@@ -38,6 +38,9 @@ engines:
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
+	if !strings.Contains(out, "Engine 2: H (built-in heuristic; hash=16; ponder)") {
+		t.Errorf("the match configuration does not say H ponders:\n%s", out)
+	}
 	games, err := output.ReadGames(filepath.Join(dir, output.GamesFile))
 	if err != nil || len(games) != 2 {
 		t.Fatalf("%d games, %v", len(games), err)

@@ -3,6 +3,7 @@ package output
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -131,6 +132,15 @@ func engineDescription(e config.EngineConfig) string {
 	}
 	if len(names) > 0 {
 		desc += "; " + strings.Join(names, ", ")
+	}
+	if e.Ponder {
+		desc += "; ponder"
+	}
+	if b := e.Book; b != nil {
+		desc += "; own book " + filepath.Base(b.File)
+		if b.Depth > 0 {
+			desc += fmt.Sprintf(" for %d moves", b.Depth)
+		}
 	}
 	return desc
 }
