@@ -26,22 +26,27 @@ var bookWeights = []uint16{3, 1, 1, 3, 1, 1, 1, 1}
 
 // Engines' own books: A's book is played for its first two moves, B's for
 // its first. The book moves are recorded with no time or search, marked
-// {book} in the PGN, left out of the averages, and the same at any
-// concurrency.
+// {book} in the PGN, judged but left out of the averages and the judge's
+// statistics, and the same at any concurrency.
 func TestEngineBooks(t *testing.T) {
+	needStockfish(t)
 	bin := filepath.Join(t.TempDir(), "own.bin")
 	polyglotBook(t, bin, bookEntries, bookWeights)
 	conf := func(n int) string {
+		judge := "off"
+		if n == 1 {
+			judge = "{depth: 4}"
+		}
 		return fmt.Sprintf(`
 games: 6
 max_moves: 10
-judge: off
+judge: %s
 concurrency: %d
 limits: {depth: 1}
 engines:
   - {name: A, engine: random, book: {file: %q, depth: 2}}
   - {name: B, engine: random, book: {file: %q, depth: 1}}
-`, n, bin, bin)
+`, judge, n, bin, bin)
 	}
 	sum, dir, out, err := playMatch(t, context.Background(), conf(1))
 	if err != nil {
@@ -60,6 +65,18 @@ engines:
 	}
 	booked := map[string]int{}
 	for _, g := range games {
+		var searched [2]int
+		for i, m := range g.Moves {
+			if !m.Book {
+				searched[i%2]++
+			}
+			if m.CPL == nil {
+				t.Errorf("game %d ply %d not judged", g.Game, m.Ply)
+			}
+		}
+		if g.WhiteStats == nil || g.BlackStats == nil || g.WhiteStats.Moves != searched[0] || g.BlackStats.Moves != searched[1] {
+			t.Errorf("game %d: the judge counts %+v and %+v moves; the engines searched %v", g.Game, g.WhiteStats, g.BlackStats, searched)
+		}
 		var line []string
 		for i, m := range g.Moves {
 			inBook := book[strings.Join(append(slices.Clone(line), m.UCI), " ")]

@@ -269,3 +269,30 @@ func TestPlayerStatsAdd(t *testing.T) {
 		t.Errorf("aggregated stats = %+v, want %+v", p, want)
 	}
 }
+
+// Skipped plies (an engine's own book moves) are judged but count in
+// neither side's statistics: Black's first move (60 cp) is left out.
+func TestAnalyzeMovesExcept(t *testing.T) {
+	evals := []Eval{CP(20), CP(40), CP(300), MateIn(0)}
+	moves := []string{"a", "b", "c"}
+	all, err := AnalyzeMoves(evals[:3], evals[1:], Black, moves, DefaultScoring)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := AnalyzeMovesExcept(evals[:3], evals[1:], Black, moves, DefaultScoring, []bool{true, false, false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Judgements[0].CPL != 60 {
+		t.Errorf("the skipped ply is not judged: %+v", g.Judgements[0])
+	}
+	if g.Black.Moves != 1 || g.Black.CPLSum != 0 || g.Black.ACPL != 0 {
+		t.Errorf("black stats = %+v, want 1 move with no loss", g.Black)
+	}
+	if g.White != all.White {
+		t.Errorf("white stats changed: %+v, was %+v", g.White, all.White)
+	}
+	if g.Black.Accuracy == all.Black.Accuracy {
+		t.Errorf("black accuracy %v counts the skipped move", g.Black.Accuracy)
+	}
+}
