@@ -187,9 +187,9 @@ engines:
 }
 
 // A run directory committed with the repository resumes from a checkout
-// elsewhere: config.yaml names the book relative to the run directory, and
-// the config hash (what arena merge compares) does not depend on where the
-// book lies.
+// elsewhere: config.yaml names the book (and an engine's own book)
+// relative to the run directory, and the config hash (what arena merge
+// compares) does not depend on where the books lie.
 func TestResumeFromMovedCheckout(t *testing.T) {
 	checkout := filepath.Join(t.TempDir(), "checkout")
 	book := filepath.Join(checkout, "configs", "book.epd")
@@ -203,14 +203,16 @@ func TestResumeFromMovedCheckout(t *testing.T) {
 	if err := os.WriteFile(book, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	own := filepath.Join(checkout, "configs", "own.bin")
+	polyglotBook(t, own, bookEntries, bookWeights)
 	cfg := writeConfig(t, fmt.Sprintf(`
 games: 4
 max_moves: 6
 judge: off
 limits: {depth: 1}
 openings: {file: %q}
-engines: [{name: A, engine: heuristic}, {name: B, engine: random}]
-`, book))
+engines: [{name: A, engine: heuristic, book: {file: %q}}, {name: B, engine: random}]
+`, book, own))
 	run := filepath.Join(checkout, "results", "r")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -222,8 +224,10 @@ engines: [{name: A, engine: heuristic}, {name: B, engine: random}]
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "file: " + filepath.Join("..", "..", "configs", "book.epd") + "\n"; !strings.Contains(string(written), want) {
-		t.Fatalf("config.yaml does not name the book relative to the run (%q):\n%s", want, written)
+	for _, name := range []string{"book.epd", "own.bin"} {
+		if want := "file: " + filepath.Join("..", "..", "configs", name) + "\n"; !strings.Contains(string(written), want) {
+			t.Fatalf("config.yaml does not name %s relative to the run (%q):\n%s", name, want, written)
+		}
 	}
 	before, err := ConfigHash(cfg)
 	if err != nil {
@@ -248,8 +252,8 @@ engines: [{name: A, engine: heuristic}, {name: B, engine: random}]
 	if err != nil {
 		t.Fatal(err)
 	}
-	if reloaded.Openings.File != filepath.Join(moved, "configs", "book.epd") {
-		t.Errorf("the reloaded config reads %s", reloaded.Openings.File)
+	if reloaded.Openings.File != filepath.Join(moved, "configs", "book.epd") || reloaded.Engines[0].Book.File != filepath.Join(moved, "configs", "own.bin") {
+		t.Errorf("the reloaded config reads %s and %s", reloaded.Openings.File, reloaded.Engines[0].Book.File)
 	}
 	after, err := ConfigHash(reloaded)
 	if err != nil {

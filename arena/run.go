@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -165,15 +166,33 @@ func ConfigHash(cfg *config.Config) (string, error) {
 	c.RatingInterval = 0
 	c.StartTimeout, c.NewGameTimeout, c.PingTimeout = 0, 0, 0
 	c.Output.Dir = ""
-	if cfg.Openings != nil && cfg.Openings.File != "" {
-		book, err := os.ReadFile(cfg.Openings.File)
+	contentName := func(file string) (string, error) {
+		data, err := os.ReadFile(file)
 		if err != nil {
+			return "", err
+		}
+		sum := sha256.Sum256(data)
+		return "sha256:" + hex.EncodeToString(sum[:]), nil
+	}
+	if cfg.Openings != nil && cfg.Openings.File != "" {
+		o := *cfg.Openings
+		var err error
+		if o.File, err = contentName(o.File); err != nil {
 			return "", fmt.Errorf("opening book: %w", err)
 		}
-		o := *cfg.Openings
-		sum := sha256.Sum256(book)
-		o.File = "sha256:" + hex.EncodeToString(sum[:])
 		c.Openings = &o
+	}
+	c.Engines = slices.Clone(cfg.Engines)
+	for i, e := range c.Engines {
+		if e.Book == nil {
+			continue
+		}
+		b := *e.Book
+		var err error
+		if b.File, err = contentName(b.File); err != nil {
+			return "", fmt.Errorf("engine %q: book: %w", e.Name, err)
+		}
+		c.Engines[i].Book = &b
 	}
 	data, err := c.Marshal()
 	if err != nil {

@@ -333,8 +333,8 @@ func (c *Config) Marshal() ([]byte, error) {
 }
 
 // MarshalIn returns the config as written into the run directory dir: the
-// files it reads (the opening book, engines' working directories) named
-// relative to dir. Load resolves a relative path against the current
+// files it reads (the opening book, engines' own books and working
+// directories) named relative to dir. Load resolves a relative path against the current
 // directory and then the config file's, so a run directory committed with
 // the repository resumes from any checkout of it, wherever it lives.
 func (c *Config) MarshalIn(dir string) ([]byte, error) {
@@ -361,6 +361,11 @@ func (c *Config) MarshalIn(dir string) ([]byte, error) {
 	for i := range cc.Engines {
 		if cc.Engines[i].Workdir != "" {
 			cc.Engines[i].Workdir = rel(cc.Engines[i].Workdir)
+		}
+		if b := cc.Engines[i].Book; b != nil {
+			nb := *b
+			nb.File = rel(nb.File)
+			cc.Engines[i].Book = &nb
 		}
 	}
 	return cc.Marshal()
