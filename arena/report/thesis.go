@@ -221,7 +221,7 @@ func explain(v *variant) []string {
 		notes = append(notes, n)
 	}
 	if v.kind == kindCompute {
-		notes = append(notes, "Node budgets: each row's limits are the thesis's nodes per move (the heuristic's converted to nodes counted once; see Method), so the time per move is what those nodes cost here, not the thesis's.")
+		notes = append(notes, "Node budgets: each row's limits are the thesis's nodes per move (the heuristic's converted to nodes counted once; see Method), so the time per move is what those nodes cost here, not the thesis's; node budgets make the games independent of the machine's load, not the times, and the committed runs shared the machine with other work at low priority, so their times are upper bounds, not speed measurements.")
 	}
 	for _, s := range v.settings {
 		for _, tr := range v.exp.Rows {
