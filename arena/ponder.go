@@ -69,14 +69,12 @@ func (g *game) endPonder(side int) {
 	}
 }
 
-// ponderWarnings names, once each, the engines configured to ponder whose
-// engine has no Ponder option.
+// ponderWarnings names the engines configured to ponder whose engine has
+// no Ponder option; players is one worker's, an engine each.
 func ponderWarnings(players []*player) []string {
 	var out []string
-	warned := map[string]bool{}
 	for _, p := range players {
-		if p.cfg.Ponder && !p.canPonder && p.client != nil && !warned[p.cfg.Name] {
-			warned[p.cfg.Name] = true
+		if p.cfg.Ponder && !p.canPonder && p.client != nil {
 			out = append(out, fmt.Sprintf("engine %q has no UCI option Ponder, so it plays without pondering (ponder: true asks for it)", p.cfg.Name))
 		}
 	}
