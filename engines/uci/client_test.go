@@ -128,6 +128,25 @@ func TestStockfishDepthSearch(t *testing.T) {
 	}
 }
 
+// TestStockfishShortSearchTimes: a depth-1 search answers within
+// microseconds, often before the goroutine that sent "go" runs again. Its
+// time must still be positive, so the clock has to start when the command
+// is sent, not when the write returns.
+func TestStockfishShortSearchTimes(t *testing.T) {
+	c := stockfish(t, nil)
+	c.NewGame()
+	pos := engines.Position{Moves: []string{"e2e4"}}
+	for i := range 300 {
+		res, err := c.Search(context.Background(), pos, engines.Limits{Depth: 1}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Time <= 0 {
+			t.Fatalf("search %d: time %v, want > 0", i+1, res.Time)
+		}
+	}
+}
+
 func TestStockfishMoveTimeSearch(t *testing.T) {
 	c := stockfish(t, nil)
 	pos := engines.Position{FEN: "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"}

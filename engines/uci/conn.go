@@ -60,6 +60,16 @@ func (c *Client) LogNote(text string) {
 // send writes command lines to the engine in one write: "position" and
 // "go" together wake the engine once, not twice, on every move.
 func (c *Client) send(cmds ...string) error {
+	_, err := c.sendAt(cmds...)
+	return err
+}
+
+// sendAt is send that also returns when the lines were sent: the stamp of
+// the traffic log, taken before the write. A search's clock must start
+// there, not after the write returns: the reader goroutine stamps each
+// line when it reads it, and an engine that answers at once can have its
+// bestmove stamped before a clock started after the write.
+func (c *Client) sendAt(cmds ...string) (time.Time, error) {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	// An engine that stops reading its input must not block us forever once
@@ -73,14 +83,14 @@ func (c *Client) send(cmds ...string) error {
 	}
 	if _, err := io.WriteString(c.w, strings.Join(cmds, "\n")+"\n"); err != nil {
 		if c.Exited() {
-			return failed(ErrExited, "engine %s has exited (%s)", c.command, c.status())
+			return now, failed(ErrExited, "engine %s has exited (%s)", c.command, c.status())
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			return fmt.Errorf("engine %s: sending %q: not read within %v %s", c.command, strings.Join(cmds, "; "), c.cfg.StartTimeout, limitHint(startLimit))
+			return now, fmt.Errorf("engine %s: sending %q: not read within %v %s", c.command, strings.Join(cmds, "; "), c.cfg.StartTimeout, limitHint(startLimit))
 		}
-		return fmt.Errorf("engine %s: sending %q: %w", c.command, strings.Join(cmds, "; "), err)
+		return now, fmt.Errorf("engine %s: sending %q: %w", c.command, strings.Join(cmds, "; "), err)
 	}
-	return nil
+	return now, nil
 }
 
 // await reads lines, passing each to handle until it returns true, for at

@@ -59,10 +59,11 @@ func (c *Client) PonderHit(ctx context.Context, info engines.InfoFunc) (engines.
 		return engines.Result{}, fmt.Errorf("engine %s: ponderhit without a ponder search", c.command)
 	}
 	c.ponder = nil
-	if err := c.send("ponderhit"); err != nil {
+	sent, err := c.sendAt("ponderhit")
+	if err != nil {
 		return engines.Result{}, err
 	}
-	return c.wait(ctx, p.pos, p.lim, p.goCmd+" (ponderhit)", time.Now(), info)
+	return c.wait(ctx, p.pos, p.lim, p.goCmd+" (ponderhit)", sent, info)
 }
 
 // StopPonder ends a ponder search whose expected move was not played:

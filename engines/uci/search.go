@@ -19,10 +19,11 @@ func (c *Client) Search(ctx context.Context, pos engines.Position, lim engines.L
 		return engines.Result{}, err
 	}
 	goCmd := goCommand(lim)
-	if err := c.send(positionCommand(pos), goCmd); err != nil {
+	sent, err := c.sendAt(positionCommand(pos), goCmd)
+	if err != nil {
 		return engines.Result{}, err
 	}
-	return c.wait(ctx, pos, lim, goCmd, time.Now(), info)
+	return c.wait(ctx, pos, lim, goCmd, sent, info)
 }
 
 // ready reports why no search can start: a failed NewGame, Close, an
