@@ -148,6 +148,13 @@ func (p *Position) attackersTo(sq Square, by Color, occ Bitboard) Bitboard {
 		rookAttacks(sq, occ)&(b[base|Piece(Rook+1)]|queens))
 }
 
+// AttackersTo returns the pieces of colour by that attack sq when the
+// board's occupancy is occ (a static exchange removes pieces from occ to
+// uncover x-ray attackers behind them).
+func (p *Position) AttackersTo(sq Square, by Color, occ Bitboard) Bitboard {
+	return p.attackersTo(sq&63, by&1, occ)
+}
+
 // IsAttacked reports whether sq is attacked by a piece of colour by.
 func (p *Position) IsAttacked(sq Square, by Color) bool {
 	return p.attackersTo(sq, by, p.occupancy(White)|p.occupancy(Black)) != 0

@@ -108,15 +108,25 @@ func (s *searcher) searchMoves(n *node, key uint64, alpha, beta int32) int32 {
 	origAlpha := alpha
 	best := board.NullMove
 	reduceLate := s.cfg.lmr && depth >= 3 && !n.inCheck
-	prune := !n.pv && !n.inCheck && s.futile(depth, alpha, n.eval)
-	quiets := 0
+	futile := !n.pv && !n.inCheck && s.futile(depth, alpha, n.eval)
+	lateLimit := s.lateMoveLimit(n, alpha)
+	quiets := 0 // quiet moves searched without a cutoff
 	cost := s.moveCost(ml.Len)
 	for i := 0; i < ml.Len; i++ {
 		m := s.pickMove(ply, ml, i)
 		quiet := !m.IsCapture() && !m.IsPromotion()
+		// Forward pruning never skips the first move, nor a move that
+		// gives check (known only once it is made).
+		skip := false
+		if i > 0 {
+			skip = quiet && (futile || lateLimit > 0 && quiets >= lateLimit)
+			if floor, ok := s.seeFloor(n, alpha, quiet); ok && !skip && !m.IsPromotion() {
+				skip = !s.seeGE(m, floor)
+			}
+		}
 		pos.MakeMove(m)
 		givesCheck := pos.InCheck()
-		if prune && i > 0 && quiet && !givesCheck {
+		if skip && !givesCheck {
 			pos.UnmakeMove()
 			continue
 		}
@@ -157,14 +167,16 @@ func (s *searcher) searchMoves(n *node, key uint64, alpha, beta int32) int32 {
 			s.pvLen[ply] = 1 + s.pvLen[ply+1]
 			if alpha >= beta {
 				if quiet {
-					s.rememberCutoff(ply, side, m, depth, s.tried[ply][:quiets])
+					s.rememberCutoff(ply, side, m, depth, s.tried[ply][:min(quiets, len(s.tried[ply]))])
 				}
 				s.tt.store(key, m, scoreToTT(beta, s.ttPly(ply)), depth, ttLower)
 				return beta
 			}
 		}
-		if quiet && quiets < len(s.tried[ply]) {
-			s.tried[ply][quiets] = m
+		if quiet {
+			if quiets < len(s.tried[ply]) {
+				s.tried[ply][quiets] = m
+			}
 			quiets++
 		}
 	}

@@ -61,7 +61,13 @@ func newEvalTables(mode pstMode) *evalTables {
 // capped at 24. The thesis divides in floating point; integer division
 // (truncating toward zero, so still colour-symmetric) is used here.
 func (t *evalTables) Evaluate(p *board.Position) int32 {
-	var mg, eg, phase int32
+	mg, eg, phase := t.sums(p)
+	return taper(p, mg, eg, phase)
+}
+
+// sums returns the middlegame and endgame material plus piece-square sums
+// from White's point of view, and the game phase.
+func (t *evalTables) sums(p *board.Position) (mg, eg, phase int32) {
 	occ := p.Occupancy(board.White) | p.Occupancy(board.Black)
 	for occ != 0 {
 		sq := occ.PopLSB()
@@ -70,6 +76,12 @@ func (t *evalTables) Evaluate(p *board.Position) int32 {
 		eg += t.eg[pc][sq]
 		phase += t.phase[pc]
 	}
+	return mg, eg, phase
+}
+
+// taper blends White's middlegame and endgame scores by the phase and
+// returns the result for the side to move.
+func taper(p *board.Position, mg, eg, phase int32) int32 {
 	phase = min(phase, maxPhase)
 	score := (mg*phase + eg*(maxPhase-phase)) / maxPhase
 	if p.SideToMove() == board.Black {

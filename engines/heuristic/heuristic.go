@@ -34,9 +34,10 @@
 // Options each switch on one technique of seed 002, done the way strong
 // engines do it, on top of that core (pvs, aspiration, null_move, lmr,
 // futility, razoring, iir, killers, history, countermove, check_extension,
-// delta_pruning, a persistent hash table); preset=strong switches them all
-// on. Presets are layers under the options the user sets (see package
-// engines), so this package never sees them.
+// delta_pruning, late_move_pruning, see_pruning, a persistent hash table),
+// and eval_terms adds the positional terms PeSTO lacks (evalterms.go);
+// preset=strong switches them all on. Presets are layers under the options
+// the user sets (see package engines), so this package never sees them.
 //
 // Option probability replaces the depth limit by Giraffe's probability limit
 // (seed 003; probability.go says how it maps onto the depth arithmetic).
@@ -54,6 +55,7 @@ package heuristic
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
@@ -79,6 +81,9 @@ const (
 	optRazoring   = "razoring"
 	optIIR        = "iir"
 	optDelta      = "delta_pruning"
+	optLMP        = "late_move_pruning"
+	optSEE        = "see_pruning"
+	optEvalTerms  = "eval_terms"
 	optPST        = "pst"
 	optMateScore  = "mate_score"
 	optQuiescence = "quiescence"
@@ -115,6 +120,9 @@ var options = []engines.Option{
 	{Name: optRazoring, Type: engines.Check, Default: "false", Help: "razoring: at depth <= 3 a static eval 200 + 150 cp x depth below alpha drops into quiescence"},
 	{Name: optIIR, Type: engines.Check, Default: "false", Help: "internal iterative reduction: a node of depth >= 4 without a hash move is searched one ply shallower"},
 	{Name: optDelta, Type: engines.Check, Default: "false", Help: "quiescence pruning: captures that cannot raise alpha by 200 cp (delta pruning) and captures of a cheaper piece on a defended square are skipped"},
+	{Name: optLMP, Type: engines.Check, Default: "false", Help: "late move pruning: outside PV nodes at depth <= 8, quiet moves that do not give check are skipped once 3 + depth^2 quiet moves have been searched"},
+	{Name: optSEE, Type: engines.Check, Default: "false", Help: "static exchange pruning: at depth <= 8 outside PV nodes, moves losing more than 64 cp x depth (quiet) or 20 cp x depth^2 (captures) in the exchange are skipped; in quiescence, captures losing material (instead of delta_pruning's cheaper-piece test)"},
+	{Name: optEvalTerms, Type: engines.Check, Default: "false", Help: "evaluation terms on top of PeSTO: mobility, bishop pair, passed, doubled and isolated pawns, rooks on open files, king safety (attacks on the king's zone)"},
 	{Name: optProb, Type: engines.Check, Default: "false", Help: "probability-limited search (Giraffe): a node is searched while its share of the root's probability, split evenly among the legal moves at each node, is above a threshold that each iteration divides by 30; not with null_move, lmr, futility, razoring, iir, check_extension"},
 	{Name: optPST, Type: engines.Combo, Default: "correct", Vars: correctOrThesis,
 		Help: "correct: PeSTO as published; thesis: the listing's vertically mirrored indexing (white pawns score highest on rank 2)"},
@@ -127,17 +135,21 @@ var options = []engines.Option{
 }
 
 // SearchOptions returns the options that configure the search whatever the
-// evaluation (all but pst), and the presets that set only those (strong),
-// for engines built with NewWithEvaluator.
+// evaluation (all but pst and eval_terms, which belong to PeSTO), and the
+// presets that set only those (strong without eval_terms), for engines built
+// with NewWithEvaluator.
 func SearchOptions() ([]engines.Option, []engines.Preset) {
+	evalOnly := func(name string) bool { return name == optPST || name == optEvalTerms }
 	var opts []engines.Option
 	for _, o := range options {
-		if o.Name != optPST {
+		if !evalOnly(o.Name) {
 			opts = append(opts, o)
 		}
 	}
 	for _, p := range presets {
 		if p.Name == "strong" {
+			p.Values = maps.Clone(p.Values)
+			maps.DeleteFunc(p.Values, func(name, _ string) bool { return evalOnly(name) })
 			return opts, []engines.Preset{p}
 		}
 	}
@@ -149,7 +161,7 @@ var presets = []engines.Preset{
 	{Name: "strong", Help: "every seed-002 technique on, a 64 MB table kept between moves, no depth cap", Values: map[string]string{
 		optPVS: "true", optNullMove: "true", optLMR: "true", optAspiration: "true", optKillers: "true",
 		optHistory: "true", optCheckExt: "true", optCounter: "true", optFutility: "true", optRazoring: "true",
-		optIIR: "true", optDelta: "true", optHash: fmt.Sprint(strongHashMB), optMaxDepth: fmt.Sprint(maxDepth)}},
+		optIIR: "true", optDelta: "true", optLMP: "true", optSEE: "true", optEvalTerms: "true", optHash: fmt.Sprint(strongHashMB), optMaxDepth: fmt.Sprint(maxDepth)}},
 	{Name: "thesis", Help: "the thesis listing's behaviour, bugs included (mirrored tables, White-relative mate score, its quiescence and draw rules)", Values: map[string]string{
 		optPST: "thesis", optMateScore: "thesis", optQuiescence: "thesis", optDraws: "thesis"}},
 }
@@ -184,6 +196,9 @@ type config struct {
 	razoring   bool
 	iir        bool
 	delta      bool
+	lmp        bool
+	see        bool
+	evalTerms  bool
 	// probability: probability-limited search (probability.go).
 	probability bool
 	pst         pstMode
@@ -211,6 +226,9 @@ func newConfig(opts engines.Options) config {
 		razoring:    opts.Bool(optRazoring),
 		iir:         opts.Bool(optIIR),
 		delta:       opts.Bool(optDelta),
+		lmp:         opts.Bool(optLMP),
+		see:         opts.Bool(optSEE),
+		evalTerms:   opts.Bool(optEvalTerms),
 		probability: opts.Bool(optProb),
 		whiteMate:   opts[optMateScore] == "thesis",
 		thesisQuies: opts[optQuiescence] == "thesis",
@@ -236,7 +254,7 @@ func (c config) techniques() []string {
 	}{{c.pvs, optPVS}, {c.nullMove, optNullMove}, {c.lmr, optLMR}, {c.aspiration, optAspiration},
 		{c.killers, optKillers}, {c.history, optHistory}, {c.counter, optCounter}, {c.checkExt, optCheckExt},
 		{c.futility, optFutility}, {c.razoring, optRazoring}, {c.iir, optIIR}, {c.delta, optDelta},
-		{c.probability, optProb}, {c.pst == pstThesis, optPST + "=thesis"}, {c.whiteMate, optMateScore + "=thesis"},
+		{c.lmp, optLMP}, {c.see, optSEE}, {c.evalTerms, optEvalTerms}, {c.probability, optProb}, {c.pst == pstThesis, optPST + "=thesis"}, {c.whiteMate, optMateScore + "=thesis"},
 		{c.thesisQuies, optQuiescence + "=thesis"}, {c.thesisDraws, optDraws + "=thesis"}} {
 		if t.on {
 			on = append(on, t.name)
@@ -272,7 +290,11 @@ func NewWithEvaluator(name string, opts engines.Options, eval Evaluator) (*Engin
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if eval == nil {
-		eval = newEvalTables(cfg.pst)
+		t := newEvalTables(cfg.pst)
+		eval = t
+		if cfg.evalTerms {
+			eval = termsEval{t}
+		}
 	}
 	e := &Engine{name: name, cfg: cfg, s: newSearcher(&cfg, eval)}
 	e.s.tt.resize(cfg.hashMB)

@@ -2,6 +2,7 @@ package heuristic
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -163,26 +164,33 @@ func TestMatesWithDefaultSettings(t *testing.T) {
 // 1.Qh1! mates in 3 (1...Kxg5 2.Ng2 hxg2 3.h4#; 1...hxg5 2.Qg2 hxg2
 // 3.Nxg2#), which Stockfish confirms with searchmoves a8h1. The strong
 // engine's reductions and pruning make a nominal depth shallower than the
-// seed's: it reports mate 4 at depths 8-10 and the shortest mate from depth
-// 11, in fewer nodes than the seed-002 options needed at depth 7 (174,718).
+// seed's: it reports mate 4 at depths 8-14 and the shortest mate from depth
+// 15. Static exchange pruning is what hides it longest: 2.Ng2 and 2.Qg2
+// offer a piece to a pawn, so they are skipped near the leaves; without
+// see_pruning the mate in 3 appears at depth 11, in fewer nodes than the
+// seed-002 options needed at depth 7 (174,718).
 func TestStrongFindsSeedMates(t *testing.T) {
+	const mateIn3 = "Q7/5p2/5P1p/5PPN/6Pk/4N1Rp/7P/6K1 w - - 0 1"
 	tests := []struct {
 		fen   string
+		opts  map[string]string
 		depth int
 		move  string
 		mate  int
 	}{
-		{"r1k4r/ppp1bq1p/2n1N3/6B1/3p2Q1/8/PPP2PPP/R5K1 w - - 0 1", 11, "e6c5", 6},
-		{"Q7/5p2/5P1p/5PPN/6Pk/4N1Rp/7P/6K1 w - - 0 1", 8, "", 4},
-		{"Q7/5p2/5P1p/5PPN/6Pk/4N1Rp/7P/6K1 w - - 0 1", 11, "a8h1", 3},
+		{"r1k4r/ppp1bq1p/2n1N3/6B1/3p2Q1/8/PPP2PPP/R5K1 w - - 0 1", nil, 11, "e6c5", 6},
+		{mateIn3, nil, 8, "", 4},
+		{mateIn3, nil, 14, "", 4},
+		{mateIn3, nil, 15, "a8h1", 3},
+		{mateIn3, map[string]string{optSEE: "false"}, 11, "a8h1", 3},
 	}
-	e := newEngine(t, map[string]string{"preset": "strong"})
 	for _, tc := range tests {
-		e.NewGame()
-		res := search(t, e, tc.fen, engines.Limits{Depth: tc.depth})
-		t.Logf("%s depth %d: %s %s nodes %d pv %v", tc.fen, tc.depth, res.Move, res.Score, res.Nodes, res.PV)
+		opts := map[string]string{"preset": "strong"}
+		maps.Copy(opts, tc.opts)
+		res := search(t, newEngine(t, opts), tc.fen, engines.Limits{Depth: tc.depth})
+		t.Logf("%s %v depth %d: %s %s nodes %d pv %v", tc.fen, tc.opts, tc.depth, res.Move, res.Score, res.Nodes, res.PV)
 		if res.Score.Mate != tc.mate || (tc.move != "" && res.Move != tc.move) {
-			t.Errorf("%s depth %d: got %s %s, want mate %d with %q", tc.fen, tc.depth, res.Move, res.Score, tc.mate, tc.move)
+			t.Errorf("%s %v depth %d: got %s %s, want mate %d with %q", tc.fen, tc.opts, tc.depth, res.Move, res.Score, tc.mate, tc.move)
 		}
 	}
 }
@@ -222,7 +230,7 @@ func TestEachTechniqueIsASwitch(t *testing.T) {
 	}
 	strong := nodes(map[string]string{"preset": "strong"})
 	for _, opt := range []string{optPVS, optNullMove, optLMR, optAspiration, optKillers, optHistory, optCounter,
-		optCheckExt, optFutility, optRazoring, optIIR, optDelta} {
+		optCheckExt, optFutility, optRazoring, optIIR, optDelta, optLMP, optSEE, optEvalTerms} {
 		without := nodes(map[string]string{"preset": "strong", opt: "false"})
 		t.Logf("strong %d nodes, without %s %d", strong, opt, without)
 		if without == strong {

@@ -64,7 +64,7 @@ func (c config) checkProbability() error {
 		on   bool
 		name string
 	}{{c.nullMove, optNullMove}, {c.lmr, optLMR}, {c.futility, optFutility}, {c.razoring, optRazoring},
-		{c.iir, optIIR}, {c.checkExt, optCheckExt}} {
+		{c.iir, optIIR}, {c.checkExt, optCheckExt}, {c.lmp, optLMP}, {c.see, optSEE}} {
 		if o.on {
 			return fmt.Errorf("option %s=true cannot be combined with %s=true (it counts plies; probability-limited search has no plies)", optProb, o.name)
 		}

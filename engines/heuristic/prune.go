@@ -7,7 +7,7 @@ import (
 )
 
 // Forward-pruning margins (centipawns) and limits of the options futility,
-// razoring, null_move, lmr and delta_pruning. They are the usual values of
+// razoring, null_move, lmr, delta_pruning, late_move_pruning and see_pruning. They are the usual values of
 // engines with a PeSTO-sized evaluation; each was kept only where it cut the
 // fixed-depth node count of the bench positions (docs/ablation.md).
 const (
@@ -21,6 +21,10 @@ const (
 	razorMargin      = 150 //
 	deltaMargin      = 200 // quiescence: stand pat + captured value + deltaMargin <= alpha
 	iirMinDepth      = 4
+	lmpMaxDepth      = 8  // late move pruning: 3 + depth^2 quiet moves searched
+	seeMaxDepth      = 8  // static exchange pruning of moves that lose more than
+	seeQuietMargin   = 64 // seeQuietMargin*depth (quiet moves) or
+	seeCaptureMargin = 20 // seeCaptureMargin*depth^2 (captures)
 )
 
 // seeValue is a piece's value in centipawns for the quiescence pruning,
@@ -102,10 +106,11 @@ func (s *searcher) futile(depth int, alpha, eval int32) bool {
 
 // qsSkip reports whether quiescence can skip capture m: it cannot raise the
 // stand-pat score to alpha even winning the piece with a margin (delta
-// pruning), or it gives a piece for a cheaper one on a defended square (a
-// cheap stand-in for a losing static exchange).
+// pruning), or it loses material: by a static exchange with see_pruning, else
+// with delta_pruning by the cheap stand-in of giving a piece for a cheaper
+// one on a defended square.
 func (s *searcher) qsSkip(m board.Move, stand, alpha int32) bool {
-	if !s.cfg.delta || m.IsPromotion() {
+	if m.IsPromotion() || !s.cfg.delta && !s.cfg.see {
 		return false
 	}
 	pos := s.pos
@@ -113,9 +118,34 @@ func (s *searcher) qsSkip(m board.Move, stand, alpha int32) bool {
 	if !m.IsEnPassant() {
 		victim = pos.PieceAt(m.To()).Type()
 	}
-	if stand+seeValue[victim]+deltaMargin <= alpha {
+	if s.cfg.delta && stand+seeValue[victim]+deltaMargin <= alpha {
 		return true
+	}
+	if s.cfg.see {
+		return !s.seeGE(m, 0)
 	}
 	attacker := pos.PieceAt(m.From()).Type()
 	return seeValue[attacker] > seeValue[victim] && pos.IsAttacked(m.To(), pos.SideToMove().Other())
+}
+
+// lateMoveLimit is the number of quiet moves searched at a node before
+// late move pruning skips the rest (0: no limit).
+func (s *searcher) lateMoveLimit(n *node, alpha int32) int {
+	if !s.cfg.lmp || n.pv || n.inCheck || n.depth > lmpMaxDepth || alpha <= -mateBound {
+		return 0
+	}
+	return 3 + n.depth*n.depth
+}
+
+// seeFloor is the exchange value below which see_pruning skips move m at
+// node n, or false where it does not apply.
+func (s *searcher) seeFloor(n *node, alpha int32, quiet bool) (int32, bool) {
+	if !s.cfg.see || n.pv || n.inCheck || n.depth > seeMaxDepth || alpha <= -mateBound {
+		return 0, false
+	}
+	d := int32(n.depth)
+	if quiet {
+		return -seeQuietMargin * d, true
+	}
+	return -seeCaptureMargin * d * d, true
 }
