@@ -10,7 +10,8 @@ import (
 )
 
 // OutputConfig says where results go, how many games the PGN keeps, what
-// its move comments carry and whether the final positions are written.
+// its move comments carry, whether the final positions are written and
+// whether the game files are compressed when the run ends.
 type OutputConfig struct {
 	Dir string  `yaml:"dir"`
 	PGN PGNMode `yaml:"pgn"`
@@ -22,6 +23,10 @@ type OutputConfig struct {
 	// EPD writes games.epd: the final position of every finished game, in
 	// game order (fastchess's -epdout, cutechess-cli's -epdout).
 	EPD bool `yaml:"epd,omitempty"`
+	// Compress replaces games.jsonl, moves.csv, games.pgn and games.epd
+	// by gzip files when the run ends, so that runs fit in a git commit;
+	// while it plays they stay plain (arena/output's Compress).
+	Compress bool `yaml:"compress,omitempty"`
 }
 
 // PGNMode is which games games.pgn holds: all, none, or the last N.
@@ -106,7 +111,7 @@ func (o OutputConfig) PGNComments() PGNComments {
 	return *o.Comments
 }
 
-var outputKeys = []string{"dir", "pgn", "pgn_comments", "epd"}
+var outputKeys = []string{"dir", "pgn", "pgn_comments", "epd", "compress"}
 
 func (d *decoder) output(n *yaml.Node, path string, o *OutputConfig) error {
 	return d.mapping(n, path, outputKeys, func(key string, v *yaml.Node) error {
@@ -128,6 +133,8 @@ func (d *decoder) output(n *yaml.Node, path string, o *OutputConfig) error {
 			o.Comments, err = d.pgnComments(v, kp)
 		case "epd":
 			o.EPD, err = d.bool(v, kp)
+		case "compress":
+			o.Compress, err = d.bool(v, kp)
 		}
 		return err
 	})

@@ -9,7 +9,7 @@ import (
 	"arena/engines/uci"
 )
 
-// output.pgn_comments, output.epd and rating_interval: their defaults leave
+// output.pgn_comments, output.epd, output.compress and rating_interval: their defaults leave
 // config.yaml as it was before they existed, set values load back from
 // config.yaml, and bad values are errors naming the file, line and key.
 func TestOutputKeys(t *testing.T) {
@@ -21,13 +21,13 @@ func TestOutputKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range []string{"pgn_comments", "epd", "rating_interval"} {
+	for _, key := range []string{"pgn_comments", "epd", "compress", "rating_interval"} {
 		if strings.Contains(string(data), key) {
 			t.Errorf("config.yaml of a config without %s names it:\n%s", key, data)
 		}
 	}
-	if got := cfg.Output.PGNComments(); !reflect.DeepEqual(got, DefaultPGNComments) || cfg.Output.EPD || cfg.RatingInterval != 0 {
-		t.Errorf("defaults: comments %+v, epd %v, rating interval %d", got, cfg.Output.EPD, cfg.RatingInterval)
+	if got := cfg.Output.PGNComments(); !reflect.DeepEqual(got, DefaultPGNComments) || cfg.Output.EPD || cfg.Output.Compress || cfg.RatingInterval != 0 {
+		t.Errorf("defaults: comments %+v, epd %v, compress %v, rating interval %d", got, cfg.Output.EPD, cfg.Output.Compress, cfg.RatingInterval)
 	}
 	for _, c := range []struct {
 		text string
@@ -37,6 +37,7 @@ func TestOutputKeys(t *testing.T) {
 			PGNComments{Fields: []string{CommentTimeLeft, CommentNodes, CommentSelDepth, CommentCPL}}},
 		{"output: {epd: true, pgn_comments: []}\nrating_interval: 10\n", PGNComments{Fields: []string{}}},
 		{"output: {epd: true, pgn_comments: none}\nrating_interval: 10\n", PGNComments{None: true}},
+		{"output: {epd: true, compress: true, pgn_comments: none}\nrating_interval: 10\n", PGNComments{None: true}},
 	} {
 		cfg, err := Parse("t.yaml", []byte(c.text+"limits: {depth: 1}\n"+twoEngines))
 		if err != nil {
@@ -44,6 +45,9 @@ func TestOutputKeys(t *testing.T) {
 		}
 		if got := cfg.Output.PGNComments(); !reflect.DeepEqual(got, c.want) || !cfg.Output.EPD || cfg.RatingInterval != 10 {
 			t.Errorf("%q: comments %+v (want %+v), epd %v, rating interval %d", c.text, got, c.want, cfg.Output.EPD, cfg.RatingInterval)
+		}
+		if want := strings.Contains(c.text, "compress"); cfg.Output.Compress != want {
+			t.Errorf("%q: compress %v, want %v", c.text, cfg.Output.Compress, want)
 		}
 		data, err := cfg.Marshal()
 		if err != nil {
@@ -59,6 +63,7 @@ func TestOutputKeys(t *testing.T) {
 		{"output:\n  pgn_comments: [nodes, nodes]\n", `t.yaml:2: output.pgn_comments[1]: "nodes" listed twice`},
 		{"output: {pgn_comments: nodes}\n", `t.yaml:1: output.pgn_comments: expected "none" or a list of`},
 		{"output: {epd: games.epd}\n", `t.yaml:1: output.epd:`},
+		{"output:\n  compress: gzip\n", `t.yaml:2: output.compress:`},
 		{"rating_interval: -1\n", `t.yaml:1: rating_interval: -1 is too small`},
 		{"start_timeout: -2s\n", `t.yaml:1: start_timeout: "-2s" is negative`},
 		{"start_timeout: 30\n", `t.yaml:1: start_timeout:`},
