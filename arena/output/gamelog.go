@@ -3,10 +3,13 @@ package output
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 
 	"arena/arena/record"
@@ -20,13 +23,14 @@ import (
 // Ref is where one game's line is.
 type Ref struct {
 	f    *os.File
+	path string // the file indexed, for messages: f is a scratch copy of a .gz
 	off  int64
 	size int
 	line int // 1-based, for messages
 }
 
 // Path is the file that holds the game.
-func (r Ref) Path() string { return r.f.Name() }
+func (r Ref) Path() string { return r.path }
 
 // Line is the game's line number in it (1-based).
 func (r Ref) Line() int { return r.line }
@@ -35,11 +39,11 @@ func (r Ref) Line() int { return r.line }
 func (r Ref) Read() (*record.GameRecord, error) {
 	buf := make([]byte, r.size)
 	if _, err := r.f.ReadAt(buf, r.off); err != nil {
-		return nil, fmt.Errorf("%s:%d: %v", r.f.Name(), r.line, err)
+		return nil, fmt.Errorf("%s:%d: %v", r.path, r.line, err)
 	}
 	var g record.GameRecord
 	if err := json.Unmarshal(buf, &g); err != nil {
-		return nil, fmt.Errorf("%s:%d: %v", r.f.Name(), r.line, err)
+		return nil, fmt.Errorf("%s:%d: %v", r.path, r.line, err)
 	}
 	return &g, nil
 }
@@ -47,16 +51,13 @@ func (r Ref) Read() (*record.GameRecord, error) {
 // Index maps game numbers to their lines.
 type Index map[int]Ref
 
-// Add indexes the games.jsonl at path into idx and returns the open file
-// (nil when there is none); the caller closes it. A last line cut short by
-// a kill is ignored (its game is replayed); a bad line or a game recorded
-// twice is an error naming the line.
+// Add indexes the games.jsonl at path (or games.jsonl.gz: Locate) into idx
+// and returns the open file (nil when there is none); the caller closes it.
+// A last line cut short by a kill is ignored (its game is replayed); a bad
+// line or a game recorded twice is an error naming the line.
 func (idx Index) Add(path string) (*os.File, error) {
-	f, err := os.Open(path)
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
+	f, path, err := openLog(path)
+	if f == nil || err != nil {
 		return nil, err
 	}
 	r := bufio.NewReaderSize(f, 1<<16)
@@ -83,15 +84,52 @@ func (idx Index) Add(path string) (*os.File, error) {
 		}
 		if prev, dup := idx[head.Game]; dup {
 			f.Close()
-			return nil, fmt.Errorf("%s:%d: game %d recorded twice (first in %s:%d)", path, n, head.Game, prev.f.Name(), prev.line)
+			return nil, fmt.Errorf("%s:%d: game %d recorded twice (first in %s:%d)", path, n, head.Game, prev.path, prev.line)
 		}
-		idx[head.Game] = Ref{f: f, off: off, size: len(line) - 1, line: n}
+		idx[head.Game] = Ref{f: f, path: path, off: off, size: len(line) - 1, line: n}
 		off += int64(len(line))
 	}
 }
 
-// ReadGames reads every finished game of games.jsonl, in game order (for
-// tests and tools; runs stream through Index instead).
+// openLog opens the games.jsonl Locate finds for path, positioned at its
+// start, and returns the name it found (nil and no error when there is
+// none). Games are read back by offset, which a gzip stream does not allow:
+// a compressed log is decompressed into a scratch file, unlinked at once
+// and kept beside the log for GameLines's reason (not in a memory-backed
+// /tmp).
+func openLog(path string) (*os.File, string, error) {
+	r, err := Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	if r.z == nil {
+		return r.f, r.Name(), nil
+	}
+	defer r.Close()
+	tmp, err := os.CreateTemp(filepath.Dir(r.Name()), ".games-*.jsonl")
+	if err != nil {
+		return nil, "", fmt.Errorf("scratch file for %s: %w", r.Name(), err)
+	}
+	if err := os.Remove(tmp.Name()); err != nil {
+		tmp.Close()
+		return nil, "", err
+	}
+	if _, err := io.Copy(tmp, r); err != nil {
+		tmp.Close()
+		return nil, "", err
+	}
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		tmp.Close()
+		return nil, "", err
+	}
+	return tmp, r.Name(), nil
+}
+
+// ReadGames reads every finished game of games.jsonl (or games.jsonl.gz),
+// in game order (for tests and tools; runs stream through Index instead).
 func ReadGames(path string) ([]*record.GameRecord, error) {
 	idx := Index{}
 	f, err := idx.Add(path)

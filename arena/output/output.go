@@ -5,6 +5,15 @@
 // CONFIGURATION block that heads summary.md, the results table and the
 // rating interval. The runner decides when; this package decides what the
 // files hold and how they stay whole when a run is killed.
+//
+// With output.compress, the game files become gzip files (NAME.gz) when a
+// run ends, finished or stopped by Ctrl-C, and never while it plays: the
+// log is appended and fsync'ed game by game and read back by offset, which
+// a gzip stream allows neither of, and a kill would leave a half-written
+// gzip member. So a running or killed run's files are exactly those of an
+// uncompressed one, a resume decompresses them first, and compression costs
+// nothing per game. Whatever reads a run directory opens its files through
+// Open (NAME, else NAME.gz), so readers need no case of their own.
 package output
 
 import (
