@@ -2,6 +2,7 @@ package arena
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -49,6 +50,13 @@ func (m *match) finish(sum *record.Summary) error {
 	files := []string{output.PGNFile, output.MovesFile, output.SummaryJSON, output.SummaryMD, output.ConfigFile}
 	if m.cfg.Output.EPD {
 		files = append(files, output.EPDFile)
+	}
+	if m.cfg.Output.Compress { // run compresses them once this returns
+		for i, f := range files {
+			if slices.Contains(output.GameFiles, f) {
+				files[i] += output.GzipExt
+			}
+		}
 	}
 	fmt.Fprintf(m.stdout, "Results in %s (%s)\n", m.dir, strings.Join(files, ", "))
 	return nil

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -347,10 +348,7 @@ func checkRunFiles(t *testing.T, dir string, n int) {
 	if err != nil || len(games) != n {
 		t.Fatalf("games.jsonl: %d games, %v; want %d", len(games), err, n)
 	}
-	pgn, err := os.ReadFile(filepath.Join(dir, output.PGNFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pgn := readRunFile(t, dir, output.PGNFile)
 	plies := 0
 	for i, g := range games {
 		if c := bytes.Count(pgn, []byte(fmt.Sprintf("[Round \"%d\"]", i+1))); c != 1 {
@@ -361,16 +359,26 @@ func checkRunFiles(t *testing.T, dir string, n int) {
 	if c := bytes.Count(pgn, []byte("[Event ")); c != n {
 		t.Errorf("games.pgn holds %d games, want %d", c, n)
 	}
-	f, err := os.Open(filepath.Join(dir, output.MovesFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
+	rows, err := csv.NewReader(bytes.NewReader(readRunFile(t, dir, output.MovesFile))).ReadAll()
 	if err != nil || len(rows) != plies+1 {
 		t.Errorf("moves.csv: %d rows, %v; want %d plies + header", len(rows), err, plies)
 	}
 	checkSummaryGames(t, dir, games)
+}
+
+// readRunFile reads a run directory's file, compressed (NAME.gz) or not.
+func readRunFile(t *testing.T, dir, name string) []byte {
+	t.Helper()
+	r, err := output.Open(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 // checkSummaryGames checks that summary.json and summary.md list the games

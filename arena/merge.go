@@ -17,11 +17,13 @@ import (
 
 // Merge joins the directories of the shards of one run (arena run --shard
 // I/N) into out, writing what a single run of the config writes: config.yaml,
-// games.jsonl, games.pgn and moves.csv in game order, and the summary with
-// its crosstable, ratings and SPRT, computed over all games in game order.
-// The shards must come from the same resolved config (ConfigHash), be the N
-// different shards of one split and each be complete; overlaps and gaps are
-// refused, naming the directories. Sweeps are merged setting by setting.
+// games.jsonl, games.pgn and moves.csv in game order (compressed with
+// output.compress, as at the end of a run; shards are read either way), and
+// the summary with its crosstable, ratings and SPRT, computed over all games
+// in game order. The shards must come from the same resolved config
+// (ConfigHash), be the N different shards of one split and each be complete;
+// overlaps and gaps are refused, naming the directories. Sweeps are merged
+// setting by setting.
 func Merge(out string, dirs []string, stdout io.Writer) (*record.Summary, error) {
 	if stdout == nil {
 		stdout = io.Discard
@@ -187,6 +189,11 @@ func writeMerged(out string, cfg *config.Config, shards []*record.Summary, idx o
 	sum := b.Summary()
 	if err := output.WriteSummaryFiles(dir, cfg, sum, lines); err != nil {
 		return nil, err
+	}
+	if cfg.Output.Compress {
+		if err := output.Compress(dir); err != nil {
+			return nil, err
+		}
 	}
 	fmt.Fprintf(stdout, "Merged %d shards (%d games) into %s\n\n", len(shards), sum.GamesPlayed, dir)
 	if err := output.WriteTable(stdout, sum); err != nil {

@@ -9,6 +9,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -117,8 +118,8 @@ func checkFreshDir(dir string) error {
 	if IsSweepDir(dir) {
 		return fmt.Errorf("%s already holds a sweep (%s exists); continue it with: arena run --resume %s", dir, SweepJSON, dir)
 	}
-	if _, err := os.Stat(filepath.Join(dir, output.GamesFile)); err == nil {
-		return fmt.Errorf("%s already holds a run (%s exists); continue it with: arena run --resume %s", dir, output.GamesFile, dir)
+	if log, err := output.Locate(filepath.Join(dir, output.GamesFile)); err == nil {
+		return fmt.Errorf("%s already holds a run (%s exists); continue it with: arena run --resume %s", dir, filepath.Base(log), dir)
 	}
 	return nil
 }
@@ -157,15 +158,16 @@ func claimRunDir(cfg *config.Config, opt Options, stdout io.Writer) (string, *di
 
 // ConfigHash identifies a resolved config: the SHA-256 of its config.yaml
 // without the keys that do not change the games (concurrency, rating
-// interval, output directory), with the opening book named by the SHA-256
-// of its content, not by where it lies: shards of one run share the hash
-// when they ran from checkouts in different places.
+// interval, output directory, compression), with the opening book named by
+// the SHA-256 of its content, not by where it lies: shards of one run share
+// the hash when they ran from checkouts in different places.
 func ConfigHash(cfg *config.Config) (string, error) {
 	c := *cfg
 	c.Concurrency = 0
 	c.RatingInterval = 0
 	c.StartTimeout, c.NewGameTimeout, c.PingTimeout = 0, 0, 0
 	c.Output.Dir = ""
+	c.Output.Compress = false
 	contentName := func(file string) (string, error) {
 		data, err := os.ReadFile(file)
 		if err != nil {
@@ -205,7 +207,9 @@ func ConfigHash(cfg *config.Config) (string, error) {
 // Resume continues the run in dir: it reloads dir/config.yaml and the games
 // finished in dir/games.jsonl and plays the rest, with the shard the run
 // was started with. Games recorded without the judge's verdict (the judge
-// was interrupted or failed) are judged again first.
+// was interrupted or failed) are judged again first. Game files compressed
+// at the end of the run (output.compress) are made plain again once the
+// engines have started, and compressed again when this run ends.
 func Resume(ctx context.Context, dir string, opt Options) (*record.Summary, error) {
 	if IsSweepDir(dir) {
 		return nil, fmt.Errorf("resume %s: it holds a sweep (%s), not a single run; resume it with ResumeSweep", dir, SweepJSON)
@@ -279,7 +283,7 @@ func shardGames(total int, s record.Shard) int {
 // run plays the games of the schedule (of opt.Shard) not yet finished in
 // dir. dir and lock are those of a resumed run; a new run's directory is
 // created once the engines and the judge have started, so that a run that
-// cannot start leaves nothing behind.
+// cannot start leaves nothing behind (nor a resumed one decompressed).
 func run(ctx context.Context, cfg *config.Config, dir string, lock *dirLock, opt Options) (sum *record.Summary, err error) {
 	defer func() { lock.unlock() }()
 	m, err := newMatch(ctx, cfg, opt)
@@ -291,9 +295,27 @@ func run(ctx context.Context, cfg *config.Config, dir string, lock *dirLock, opt
 		if dir, lock, err = claimRunDir(cfg, opt, opt.warnings()); err != nil {
 			return nil, err
 		}
-	}
-	if err := m.open(ctx, dir); err != nil {
+	} else if err := output.Decompress(dir); err != nil {
 		return nil, err
 	}
-	return m.play(ctx)
+	if err := m.open(ctx, dir); err != nil {
+		return nil, m.compress(err)
+	}
+	sum, err = m.play(ctx)
+	return sum, m.compress(err)
+}
+
+// compress stores the game files compressed (output.compress) when the run
+// ended as it should, finished or interrupted; after any other error they
+// stay plain, for a look at what went wrong and for --resume, which reads
+// either.
+func (m *match) compress(err error) error {
+	var ie *InterruptedError
+	if !m.cfg.Output.Compress || err != nil && !errors.As(err, &ie) {
+		return err
+	}
+	if cerr := output.Compress(m.dir); cerr != nil {
+		return cerr
+	}
+	return err
 }

@@ -146,8 +146,8 @@ func RunSweep(ctx context.Context, cfg *config.Config, opt Options) (*SweepSumma
 		if err := os.MkdirAll(sub, output.DirPerm); err != nil {
 			return nil, fmt.Errorf("create %s: %w", sub, err)
 		}
-		if _, err := os.Stat(filepath.Join(sub, output.GamesFile)); err == nil {
-			return nil, fmt.Errorf("%s already holds a run (%s exists)", sub, output.GamesFile)
+		if log, err := output.Locate(filepath.Join(sub, output.GamesFile)); err == nil {
+			return nil, fmt.Errorf("%s already holds a run (%s exists)", sub, filepath.Base(log))
 		}
 		data, err := c.MarshalIn(sub)
 		if err != nil {
@@ -226,7 +226,7 @@ func continueSweep(ctx context.Context, ss *SweepSummary, opt Options) (*SweepSu
 			subOpt := opt
 			subOpt.OutDir = sub
 			var runErr error
-			if _, err := os.Stat(filepath.Join(sub, output.GamesFile)); err == nil {
+			if _, err := output.Locate(filepath.Join(sub, output.GamesFile)); err == nil {
 				sum, runErr = Resume(ctx, sub, subOpt)
 			} else {
 				c, err := config.Load(filepath.Join(sub, output.ConfigFile))
