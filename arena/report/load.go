@@ -37,8 +37,8 @@ type Run struct {
 	Summary *record.Summary
 	Config  string // config.yaml verbatim: the resolved configuration
 	Moves   []Move // moves.csv, in file order
-	// PGN is the path of games.pgn, "" when the run kept no PGN
-	// (output.pgn: none) or the file is empty.
+	// PGN is the path of games.pgn (games.pgn.gz when compressed), ""
+	// when the run kept no PGN (output.pgn: none) or the file is empty.
 	PGN string
 	// Sweep is the sweep the run is a setting of, when it was loaded
 	// through the sweep's directory; nil otherwise.
@@ -197,8 +197,8 @@ func LoadRun(dir string) (*Run, error) {
 	if r.Moves, err = readMoves(filepath.Join(dir, output.MovesFile)); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	if st, err := os.Stat(filepath.Join(dir, output.PGNFile)); err == nil && st.Size() > 0 {
-		r.PGN = filepath.Join(dir, output.PGNFile)
+	if r.PGN, err = keptPGN(filepath.Join(dir, output.PGNFile)); err != nil {
+		return nil, err
 	}
 	if r.Rejudges, err = loadRejudges(dir); err != nil {
 		return nil, err
@@ -234,19 +234,50 @@ func restoreStatistics(s *record.Summary) {
 
 func ptr[T any](v T) *T { return &v }
 
-// readMoves reads moves.csv by column name, so columns added later do not
+// csvError names the file in an error of moves.csv's content; an error
+// reading it (a damaged moves.csv.gz) names the file already.
+func csvError(path, what string, err error) error {
+	var pe *csv.ParseError
+	if err != io.EOF && !errors.As(err, &pe) {
+		return err
+	}
+	return fmt.Errorf("%s: %s%v", path, what, err)
+}
+
+// keptPGN returns where the games.pgn at path is stored, "" when there is
+// none or it holds nothing (a compressed one is never of size 0, so the
+// content is read).
+func keptPGN(path string) (string, error) {
+	r, err := output.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	defer r.Close()
+	if _, err := r.Read(make([]byte, 1)); err == io.EOF {
+		return "", nil
+	} else if err != nil {
+		return "", err
+	}
+	return r.Name(), nil
+}
+
+// readMoves reads moves.csv (or moves.csv.gz) by column name, so columns added later do not
 // break old reports. Moves played from an engine's own book are left out,
 // as they are from the summary's averages.
 func readMoves(path string) ([]Move, error) {
-	f, err := os.Open(path)
+	f, err := output.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("missing %s, the per-move measurements: %w", filepath.Base(path), unwrapPath(err))
 	}
 	defer f.Close()
+	path = f.Name()
 	cr := csv.NewReader(f)
 	header, err := cr.Read()
 	if err != nil {
-		return nil, fmt.Errorf("%s: no header line: %v", path, err)
+		return nil, csvError(path, "no header line: ", err)
 	}
 	col := map[string]int{}
 	for i, h := range header {
@@ -264,7 +295,7 @@ func readMoves(path string) ([]Move, error) {
 			return moves, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", path, err)
+			return nil, csvError(path, "", err)
 		}
 		if i, ok := col["book"]; ok && rec[i] == "true" {
 			continue // played from the engine's own book, not searched

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-
-	"arena/arena/output"
 )
 
 // Markdown returns report.md: the sweep's table and plots, then per run its
@@ -36,7 +34,7 @@ func (r *Report) Markdown() []byte {
 			fmt.Fprintf(&b, "- **%s:** %s\n", f.Key, mdEscape(f.Value))
 		}
 		if s.PGNLink != "" {
-			fmt.Fprintf(&b, "- **Games (PGN):** [%s](%s)\n", output.PGNFile, s.PGNLink)
+			fmt.Fprintf(&b, "- **Games (PGN):** [%s](%s)\n", s.PGNName, s.PGNLink)
 		} else {
 			b.WriteString("- **Games (PGN):** none kept (output.pgn: none)\n")
 		}

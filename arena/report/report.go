@@ -45,6 +45,7 @@ type Section struct {
 	Anchor  string // HTML id and file-name slug
 	Facts   []Fact
 	PGNLink string // games.pgn relative to the report directory; "" without PGN
+	PGNName string // its file name: games.pgn, or games.pgn.gz when compressed
 	Results *Table
 	// EloLines are each pairing's Elo from W-D-L and, with game pairs,
 	// from the pentanomial counts; then the SPRT's state if the run had one.
@@ -166,7 +167,7 @@ func section(r *Run, slug, dir string) (*Section, error) {
 	s := &Section{Run: r, Anchor: slug, Facts: runFacts(r), EloLines: eloLines(r.Summary)}
 	sum := r.Summary
 	if r.PGN != "" {
-		s.PGNLink = relLink(dir, r.PGN)
+		s.PGNLink, s.PGNName = relLink(dir, r.PGN), filepath.Base(r.PGN)
 	}
 	s.Results = resultsTable(sum)
 	if len(sum.Engines) >= 3 {

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -565,5 +566,55 @@ func TestEscaping(t *testing.T) {
 	}
 	if bytes.Contains(page, []byte("<script>")) {
 		t.Error("engine name not escaped in report.html")
+	}
+}
+
+// A run compressed at its end (output.compress) reports as the plain run:
+// the same moves from moves.csv.gz, the PGN linked as games.pgn.gz; a
+// damaged moves.csv.gz is an error naming it.
+func TestCompressedRun(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	copyRun(t, sweep50, dir)
+	if err := output.Compress(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, output.MovesFile)); err == nil {
+		t.Fatal("Compress left moves.csv")
+	}
+	plain := loadRuns(t, sweep50)[0]
+	rs, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs[0].Moves) == 0 || !reflect.DeepEqual(rs[0].Moves, plain.Moves) {
+		t.Errorf("moves.csv.gz read as %d moves, moves.csv as %d", len(rs[0].Moves), len(plain.Moves))
+	}
+	if want := filepath.Join(dir, output.PGNFile+output.GzipExt); rs[0].PGN != want {
+		t.Errorf("PGN %q, want %q", rs[0].PGN, want)
+	}
+	out := t.TempDir()
+	if _, err := Write(rs, out); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(out, MarkdownFile))
+	if err != nil || !regexp.MustCompile(`\[games\.pgn\.gz\]\([^)]*/run/games\.pgn\.gz\)`).Match(md) {
+		t.Errorf("report.md does not link games.pgn.gz (%v):\n%s", err, md)
+	}
+	page, err := os.ReadFile(filepath.Join(out, HTMLFile))
+	if err != nil || !strings.Contains(string(page), ">games.pgn.gz</a>") {
+		t.Errorf("report.html does not link games.pgn.gz (%v)", err)
+	}
+	checkSelfContained(t, string(page), out)
+
+	moves := filepath.Join(dir, output.MovesFile+output.GzipExt)
+	data, err := os.ReadFile(moves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(moves, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), moves+": corrupt or cut-short gzip file") {
+		t.Errorf("a cut moves.csv.gz: %v, want an error naming it", err)
 	}
 }

@@ -26,9 +26,10 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: arena analyze GAMES.pgn|RUN_DIR [--depth 12] [--protocol position|thesis] [--out FILE] [--stockfish PATH] [--workers N]")
 		fmt.Fprintln(stderr, "\nJudges every game of a PGN file (its main line; comments, NAGs and variations are")
 		fmt.Fprintln(stderr, "skipped) with Stockfish and prints per game and per player ACPL, lichess accuracy")
-		fmt.Fprintln(stderr, "and inaccuracies/mistakes/blunders. GAMES.pgn may be - for standard input; a run")
-		fmt.Fprintln(stderr, "directory of `arena run` is judged from its "+output.PGNFile+", so one set of games")
-		fmt.Fprintln(stderr, "can be judged by both protocols (see docs/judge.md).")
+		fmt.Fprintln(stderr, "and inaccuracies/mistakes/blunders. GAMES.pgn may be - for standard input, or")
+		fmt.Fprintln(stderr, "gzipped (GAMES.pgn.gz); a run directory of `arena run` is judged from its "+output.PGNFile)
+		fmt.Fprintln(stderr, "(or "+output.PGNFile+output.GzipExt+"), so one set of games can be judged by both protocols")
+		fmt.Fprintln(stderr, "(see docs/judge.md).")
 		fmt.Fprintln(stderr, "\noptions:")
 		fs.PrintDefaults()
 	}
@@ -114,9 +115,10 @@ func writeAnalysis(rep tracker.Analysis, out string, stdout io.Writer) error {
 }
 
 // openGames opens the games to judge: "-" is standard input, a run
-// directory its games.pgn. A file without games is an error before
-// Stockfish starts (standard input is checked after the analysis instead: it
-// cannot be read twice). name is the file actually opened.
+// directory its games.pgn (or games.pgn.gz, as any FILE.gz is read). A file
+// without games is an error before Stockfish starts (standard input is
+// checked after the analysis instead: it cannot be read twice). name is the
+// file actually opened.
 func openGames(arg string) (in io.ReadCloser, name string, err error) {
 	if arg == "-" {
 		return io.NopCloser(os.Stdin), arg, nil
@@ -125,16 +127,18 @@ func openGames(arg string) (in io.ReadCloser, name string, err error) {
 	if st, err := os.Stat(name); err == nil && st.IsDir() {
 		name = filepath.Join(name, output.PGNFile)
 	}
-	f, err := os.Open(name)
+	f, err := output.Open(name)
 	if err != nil {
 		return nil, name, err
 	}
-	if _, err := pgn.NewReader(f).Next(); err == io.EOF {
-		f.Close()
+	name = f.Name()
+	_, err = pgn.NewReader(f).Next()
+	f.Close()
+	if err == io.EOF {
 		return nil, name, fmt.Errorf("%s: no games (expected a PGN file of games)", name)
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		f.Close()
+	// A gzip stream cannot seek back: the file is opened again.
+	if f, err = output.Open(name); err != nil {
 		return nil, name, err
 	}
 	return f, name, nil

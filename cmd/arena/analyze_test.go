@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"arena/arena/output"
 	"arena/engines/uci"
 	"arena/tracker"
 )
@@ -139,5 +140,50 @@ func TestAnalyzeTimeouts(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"analyze", dir, "--ping-timeout", "0s"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "--ping-timeout 0s: expected a duration above 0") {
 		t.Errorf("--ping-timeout 0s: exit %d, %q", code, stderr.String())
+	}
+}
+
+// `arena analyze RUN_DIR` of a run compressed at its end reads its
+// games.pgn.gz; a damaged one is an error naming it.
+func TestAnalyzeCompressedRun(t *testing.T) {
+	if _, err := uci.LocateEngine("stockfish"); err != nil {
+		t.Skipf("stockfish not found: %v", err)
+	}
+	fixture := filepath.Join("..", "..", "arena", "report", "testdata", "runs", "thesis-exp1", "01-movetime-50ms")
+	recorded := recordedCPLs(t, filepath.Join(fixture, "games.jsonl"))
+	dir := t.TempDir()
+	data, err := os.ReadFile(filepath.Join(fixture, output.PGNFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, output.PGNFile), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := output.Compress(dir); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "analysis.json")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"analyze", dir, "--depth", "1", "--out", out, "--quiet"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	saved, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep tracker.Analysis
+	if err := json.Unmarshal(saved, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Games) != len(recorded) || len(rep.Games[0].Judgements) != len(recorded[0]) {
+		t.Fatalf("%d games judged from games.pgn.gz, want %d", len(rep.Games), len(recorded))
+	}
+	gz := filepath.Join(dir, output.PGNFile+output.GzipExt)
+	if err := os.WriteFile(gz, []byte("not gzip"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stderr.Reset()
+	if code := run([]string{"analyze", dir, "--depth", "1", "--quiet"}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), gz+": corrupt or cut-short gzip file") {
+		t.Errorf("a damaged games.pgn.gz: exit %d, stderr %q; want 1 and an error naming it", code, stderr.String())
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"arena/arena/output"
 	"arena/engines/deepchess/dctrain"
 )
 
@@ -33,7 +34,7 @@ func runTrainDeepChess(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	cfg := dctrain.Config{Log: stderr}
-	games := fs.String("games", "", "comma-separated games.jsonl `FILES` of arena runs")
+	games := fs.String("games", "", "comma-separated games.jsonl `FILES` of arena runs (or their games.jsonl.gz)")
 	out := fs.String("out", "", "net `DIR` to write")
 	p2v := fs.String("pos2vec", "600,400,200,100", "Pos2Vec hidden `WIDTHS`")
 	head := fs.String("head", "400,200,100", "comparison head hidden `WIDTHS` (then 2 outputs)")
@@ -70,7 +71,7 @@ func runTrainDeepChess(args []string, stdout, stderr io.Writer) int {
 	}
 	files := strings.Split(*games, ",")
 	start := time.Now()
-	data, err := dctrain.ReadGames(files, *heldEvery)
+	data, err := dctrain.ReadGames(files, *heldEvery, func(path string) (io.ReadCloser, error) { return output.Open(path) })
 	if err != nil {
 		return fail(err)
 	}

@@ -2,26 +2,53 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"arena/arena/output"
 	"arena/engines/deepchess"
+	"arena/engines/deepchess/dctrain"
 )
 
 // TestTrainDeepChessCommand trains a tiny net on the dctrain fixture's
 // games and checks what the command promises: both files, loadable by the
-// engine, with the data and the held-out accuracy in the metadata.
+// engine, with the data and the held-out accuracy in the metadata. The
+// games are those of a compressed run (games.jsonl.gz), named as
+// DIR/games.jsonl, and read as the plain file is.
 func TestTrainDeepChessCommand(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "net")
-	games := filepath.Join("..", "..", "engines", "deepchess", "dctrain", "testdata", "games.jsonl")
+	fixture := filepath.Join("..", "..", "engines", "deepchess", "dctrain", "testdata", "games.jsonl")
+	plain, err := dctrain.ReadGames([]string{fixture}, 5, func(path string) (io.ReadCloser, error) { return os.Open(path) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	run1 := t.TempDir()
+	data, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(run1, output.GamesFile), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := output.Compress(run1); err != nil {
+		t.Fatal(err)
+	}
+	games := filepath.Join(run1, output.GamesFile)
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"train", "deepchess", "--games", games, "--out", out, "--pos2vec", "16,8", "--head", "8",
 		"--pretrain-positions", "512", "--epochs", "2", "--pairs", "1024", "--batch", "64", "--held-pairs", "500", "--held-every", "5"}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr.String())
 	}
-	for _, want := range []string{"training positions doubled by their colour-flipped mirrors", "pretrain layer 2 (16-8-16)", "epoch 2/2"} {
+	plain.AddMirrors() // as the command does by default
+	read := fmt.Sprintf("data: %d decisive games (%d drawn skipped) from %s: %d+%d train positions (White won + Black won) from %d games, %d+%d held-out positions",
+		plain.Train.Games+plain.Held.Games, plain.Draws, games, plain.Train.WhiteWon.Len(), plain.Train.BlackWon.Len(), plain.Train.Games,
+		plain.Held.WhiteWon.Len(), plain.Held.BlackWon.Len())
+	for _, want := range []string{read, "training positions doubled by their colour-flipped mirrors", "pretrain layer 2 (16-8-16)", "epoch 2/2"} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 		}

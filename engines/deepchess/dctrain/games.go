@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 
 	"arena/engines/board"
 	"arena/engines/deepchess"
@@ -85,16 +84,26 @@ func HeldOut(game, pair, n int) bool {
 	return n > 0 && k%n == 0
 }
 
+// Opener opens a games file. The CLI passes arena/output's, which also
+// reads the games.jsonl.gz of compressed runs; engines may not import the
+// arena's packages.
+type Opener func(path string) (io.ReadCloser, error)
+
 // ReadGames extracts positions from the decisive games of arena run
-// games.jsonl files, holding out every heldOutEvery-th opening.
-func ReadGames(paths []string, heldOutEvery int) (*Data, error) {
+// games.jsonl files, opened with open, holding out every heldOutEvery-th
+// opening.
+func ReadGames(paths []string, heldOutEvery int, open Opener) (*Data, error) {
 	d := &Data{HeldOutEvery: heldOutEvery}
 	for _, path := range paths {
-		f, err := os.Open(path)
+		f, err := open(path)
 		if err != nil {
 			return nil, err
 		}
-		err = d.read(f, path)
+		name := path
+		if n, ok := f.(interface{ Name() string }); ok {
+			name = n.Name() // the file found: games.jsonl.gz for games.jsonl
+		}
+		err = d.read(f, name)
 		f.Close()
 		if err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package dctrain
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +17,9 @@ import (
 // Kxf7 7.Qf3+ Ke6 8.Nc3: plies 1-10 are the opening part, 11 and 12
 // captures, so plies 13-15 are kept.
 var friedLiver = strings.Fields("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 f3g5 d7d5 e4d5 f6d5 g5f7 e8f7 d1f3 f7e6 b1c3")
+
+// openFile opens plain files, as the trainer does without the CLI's opener.
+func openFile(path string) (io.ReadCloser, error) { return os.Open(path) }
 
 func gameJSON(t *testing.T, game, pair int, result string, moves []string) string {
 	t.Helper()
@@ -48,7 +52,7 @@ func TestReadGamesKeepsQuietPositionsOfDecisiveGames(t *testing.T) {
 		gameJSON(t, 3, 2, "1/2-1/2", friedLiver),
 		gameJSON(t, 4, 2, "1-0", friedLiver[:12]),
 	)
-	d, err := ReadGames([]string{path}, 2)
+	d, err := ReadGames([]string{path}, 2, openFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +101,7 @@ func TestReadGamesErrorsNameTheLine(t *testing.T) {
 		{`not json`, "games.jsonl:2: not a games.jsonl record"},
 	} {
 		path := writeGames(t, gameJSON(t, 1, 1, "1-0", friedLiver), tc.line)
-		_, err := ReadGames([]string{path}, 0)
+		_, err := ReadGames([]string{path}, 0, openFile)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("line %s: error %v, want one containing %q", tc.line, err, tc.want)
 		}
@@ -106,7 +110,7 @@ func TestReadGamesErrorsNameTheLine(t *testing.T) {
 
 func TestAddMirrors(t *testing.T) {
 	path := writeGames(t, gameJSON(t, 1, 1, "1-0", friedLiver), gameJSON(t, 2, 2, "0-1", friedLiver[:14]))
-	d, err := ReadGames([]string{path}, 0)
+	d, err := ReadGames([]string{path}, 0, openFile)
 	if err != nil {
 		t.Fatal(err)
 	}

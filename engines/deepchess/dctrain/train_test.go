@@ -18,7 +18,7 @@ const fixture = "testdata/games.jsonl"
 // better than by chance, held-out pairs better than by chance, and the
 // net saved by the checkpoint loads and agrees with the accuracy.
 func TestTrainLearnsPairs(t *testing.T) {
-	d, err := ReadGames([]string{fixture}, 5)
+	d, err := ReadGames([]string{fixture}, 5, openFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestTrainLearnsPairs(t *testing.T) {
 
 func TestTrainNeedsBothResults(t *testing.T) {
 	path := writeGames(t, gameJSON(t, 1, 1, "1-0", friedLiver))
-	d, err := ReadGames([]string{path}, 0)
+	d, err := ReadGames([]string{path}, 0, openFile)
 	if err != nil {
 		t.Fatal(err)
 	}
