@@ -264,13 +264,16 @@ func keptPGN(path string) (string, error) {
 	return r.Name(), nil
 }
 
-// readMoves reads moves.csv (or moves.csv.gz) by column name, so columns added later do not
-// break old reports. Moves played from an engine's own book are left out,
-// as they are from the summary's averages.
+// readMoves reads moves.csv (or moves.csv.gz) by column name, so columns
+// added later do not break old reports. Moves played from an engine's own
+// book are left out, as they are from the summary's averages.
 func readMoves(path string) ([]Move, error) {
 	f, err := output.Open(path)
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("missing %s, the per-move measurements: %w", filepath.Base(path), unwrapPath(err))
+	}
+	if err != nil {
+		return nil, err
 	}
 	defer f.Close()
 	path = f.Name()

@@ -571,7 +571,7 @@ func TestEscaping(t *testing.T) {
 
 // A run compressed at its end (output.compress) reports as the plain run:
 // the same moves from moves.csv.gz, the PGN linked as games.pgn.gz; a
-// damaged moves.csv.gz is an error naming it.
+// damaged moves.csv.gz (cut, or not gzip at all) is an error naming it.
 func TestCompressedRun(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	copyRun(t, sweep50, dir)
@@ -611,10 +611,13 @@ func TestCompressedRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(moves, data[:len(data)/2], 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), moves+": corrupt or cut-short gzip file") {
-		t.Errorf("a cut moves.csv.gz: %v, want an error naming it", err)
+	for what, damaged := range map[string][]byte{"cut": data[:len(data)/2], "not gzip": []byte("game,ply\n")} {
+		if err := os.WriteFile(moves, damaged, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(dir)
+		if err == nil || !strings.Contains(err.Error(), moves+": corrupt or cut-short gzip file") || strings.Contains(err.Error(), "missing") {
+			t.Errorf("a %s moves.csv.gz: %v, want an error naming it", what, err)
+		}
 	}
 }
