@@ -2,7 +2,7 @@ GO ?= go
 BIN := bin/arena
 STOCKFISH := $(shell command -v stockfish 2>/dev/null || ls /usr/games/stockfish 2>/dev/null)
 
-.PHONY: build test fuzz fuzz-short bench soak run stockfish fmt clean report-check reproduce reproduce-fast nets-data nets-supervised nets-selfplay nets-heldout nets-acpl nets-deepchess-data nets-deepchess
+.PHONY: build test fuzz fuzz-short bench soak run stockfish fmt clean report-check reproduce reproduce-fast ablation nets-data nets-supervised nets-selfplay nets-heldout nets-acpl nets-deepchess-data nets-deepchess
 
 build:
 	$(GO) build -o $(BIN) ./cmd/arena
@@ -148,6 +148,18 @@ reproduce: build stockfish
 	done; done
 	./$(BIN) report --thesis $(REPRODUCTION) $$(for s in $(THESIS_ALL_SETS); do \
 		[ -d $(THESIS_RESULTS)/$$s ] && echo $(THESIS_RESULTS)/$$s; done)
+
+# ablation: preset strong against strong minus each technique (docs/ablation.md), 1,000
+# node-limited games a technique (about 25 min each on 2 cores), one config after another;
+# a run already in results/ablation/ (committed, or interrupted) is resumed, a finished one
+# left as it is. ABLATION=no-lmr (or several, space-separated) runs only those.
+ABLATION ?= $(patsubst configs/ablation/%.yaml,%,$(wildcard configs/ablation/no-*.yaml))
+
+ablation: build
+	@set -e; for x in $(ABLATION); do d=results/ablation/$$x; \
+		if [ -f $$d/config.yaml ]; then ./$(BIN) run --resume $$d; \
+		else ./$(BIN) run configs/ablation/$$x.yaml --out $$d; fi; \
+	done
 
 # The shipped nets (docs/models.md): labelled data, the supervised and self-play nets, the
 # held-out test set, and the ACPL of the network engines. Data goes to data/ (ignored by git).
