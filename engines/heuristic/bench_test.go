@@ -66,10 +66,16 @@ func BenchmarkSearchStrongKiwipete(b *testing.B) {
 	benchSearch(b, kiwipete, 10, map[string]string{"preset": "strong"})
 }
 
+// BenchmarkEvaluate times one static evaluation of Kiwipete: PeSTO alone,
+// and with eval_terms.
 func BenchmarkEvaluate(b *testing.B) {
-	e := newEngine(b, nil)
-	search(b, e, kiwipete, engines.Limits{Depth: 1})
-	for b.Loop() {
-		e.s.eval.Evaluate(e.s.pos)
+	for _, terms := range []string{"false", "true"} {
+		b.Run("eval_terms="+terms, func(b *testing.B) {
+			e := newEngine(b, map[string]string{optEvalTerms: terms})
+			search(b, e, kiwipete, engines.Limits{Depth: 1})
+			for b.Loop() {
+				e.s.eval.Evaluate(e.s.pos)
+			}
+		})
 	}
 }

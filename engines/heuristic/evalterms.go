@@ -74,27 +74,26 @@ func init() {
 // phases, from the side to move's point of view.
 func (e termsEval) Evaluate(p *board.Position) int32 {
 	mg, eg, phase := e.sums(p)
-	var t [2]int32
-	e.addTerms(p, board.White, 1, &t)
-	e.addTerms(p, board.Black, -1, &t)
-	return taper(p, mg+t[0], eg+t[1], phase)
+	w, b := sideTerms(p, board.White), sideTerms(p, board.Black)
+	return taper(p, mg+w.mg-b.mg, eg+w.eg-b.eg, phase)
 }
 
-// addTerms adds side c's terms, times sign, to t (middlegame, endgame).
-func (termsEval) addTerms(p *board.Position, c board.Color, sign int32, t *[2]int32) {
-	add := func(w [2]int32, n int32) {
-		t[0] += sign * w[0] * n
-		t[1] += sign * w[1] * n
-	}
+// terms is a side's sum of terms in the middlegame and the endgame.
+type terms struct{ mg, eg int32 }
+
+func (t *terms) add(w [2]int32, n int32) {
+	t.mg += w[0] * n
+	t.eg += w[1] * n
+}
+
+// sideTerms returns side c's terms.
+func sideTerms(p *board.Position, c board.Color) (t terms) {
 	them := c.Other()
 	own := p.Occupancy(c)
 	occ := own | p.Occupancy(them)
 	pawns, theirPawns := p.Pieces(c, board.Pawn), p.Pieces(them, board.Pawn)
 
-	var pawnGuarded board.Bitboard // squares their pawns attack
-	for b := theirPawns; b != 0; {
-		pawnGuarded |= board.Attacks(board.Pawn, them, b.PopLSB(), 0)
-	}
+	pawnGuarded := pawnAttacks(them, theirPawns)
 	theirKing := p.Pieces(them, board.King).LSB()
 	zone := board.Attacks(board.King, them, theirKing, 0) | board.SquareBB(theirKing)
 	var attackers, weight int32
@@ -102,7 +101,7 @@ func (termsEval) addTerms(p *board.Position, c board.Color, sign int32, t *[2]in
 		for b := p.Pieces(c, pt); b != 0; {
 			sq := b.PopLSB()
 			att := board.Attacks(pt, c, sq, occ)
-			add(mobilityWeight[pt], int32((att&^own&^pawnGuarded).Count())-mobilityCenter[pt])
+			t.add(mobilityWeight[pt], int32((att&^own&^pawnGuarded).Count())-mobilityCenter[pt])
 			if hits := int32((att & zone).Count()); hits > 0 {
 				attackers++
 				weight += kingAttackWeight[pt] * hits
@@ -110,34 +109,46 @@ func (termsEval) addTerms(p *board.Position, c board.Color, sign int32, t *[2]in
 			if pt == board.Rook {
 				switch file := fileMask[sq.File()]; {
 				case file&(pawns|theirPawns) == 0:
-					add(rookOpen, 1)
+					t.add(rookOpen, 1)
 				case file&pawns == 0:
-					add(rookSemiOpen, 1)
+					t.add(rookSemiOpen, 1)
 				}
 			}
 		}
 	}
 	if attackers >= 2 {
-		t[0] += sign * min(weight*weight/4, kingDangerMax)
+		t.mg += min(weight*weight/4, kingDangerMax)
 	}
 	if p.Pieces(c, board.Bishop).Count() >= 2 {
-		add(bishopPair, 1)
+		t.add(bishopPair, 1)
 	}
 	for b := pawns; b != 0; {
 		sq := b.PopLSB()
 		f := sq.File()
 		if pawns&adjacentMask[f] == 0 {
-			add(isolatedPawn, 1)
+			t.add(isolatedPawn, 1)
 		}
 		switch {
 		case frontSpan[c][sq]&fileMask[f]&pawns != 0:
-			add(doubledPawn, 1) // and not passed: its own pawn stops it
+			t.add(doubledPawn, 1) // and not passed: its own pawn stops it
 		case frontSpan[c][sq]&theirPawns == 0:
 			rank := sq.Rank()
 			if c == board.Black {
 				rank = 7 - rank
 			}
-			add(passedPawn[rank], 1)
+			t.add(passedPawn[rank], 1)
 		}
 	}
+	return t
+}
+
+// pawnAttacks returns the squares c's pawns attack, all at once by shifts
+// (a pawn on the a-file does not capture towards the h-file, nor one on the
+// h-file towards the a-file).
+func pawnAttacks(c board.Color, pawns board.Bitboard) board.Bitboard {
+	west, east := pawns&^fileMask[0], pawns&^fileMask[7]
+	if c == board.White {
+		return west<<7 | east<<9
+	}
+	return west>>9 | east>>7
 }

@@ -79,3 +79,29 @@ func TestEvalTermsDirections(t *testing.T) {
 		}
 	}
 }
+
+func TestPawnAttacks(t *testing.T) {
+	for _, fen := range append([]string{engines.StartFEN}, benchFENs()...) {
+		p, err := board.ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []board.Color{board.White, board.Black} {
+			var want board.Bitboard
+			for b := p.Pieces(c, board.Pawn); b != 0; {
+				want |= board.Attacks(board.Pawn, c, b.PopLSB(), 0)
+			}
+			if got := pawnAttacks(c, p.Pieces(c, board.Pawn)); got != want {
+				t.Errorf("%s, %s pawns: attacks %x, want %x", fen, c, got, want)
+			}
+		}
+	}
+}
+
+func benchFENs() []string {
+	var fens []string
+	for _, bp := range engines.BenchPositions {
+		fens = append(fens, bp.FEN)
+	}
+	return fens
+}
