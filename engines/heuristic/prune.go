@@ -7,9 +7,10 @@ import (
 )
 
 // Forward-pruning margins (centipawns) and limits of the options futility,
-// razoring, null_move, lmr, delta_pruning, late_move_pruning and see_pruning. They are the usual values of
-// engines with a PeSTO-sized evaluation; each was kept only where it cut the
-// fixed-depth node count of the bench positions (docs/ablation.md).
+// razoring, null_move, lmr, delta_pruning, late_move_pruning and
+// see_pruning. They are the usual values of engines with a PeSTO-sized
+// evaluation; each was kept only where it cut the fixed-depth node count of
+// the bench positions (docs/ablation.md).
 const (
 	rfpMaxDepth      = 6   // reverse futility: static eval - rfpMargin*depth >= beta
 	rfpMargin        = 80  //
@@ -27,8 +28,8 @@ const (
 	seeCaptureMargin = 20 // seeCaptureMargin*depth^2 (captures)
 )
 
-// seeValue is a piece's value in centipawns for the quiescence pruning,
-// indexed by board.PieceType (P N B R Q K).
+// seeValue is a piece's value in centipawns for static exchanges (see.go)
+// and delta pruning, indexed by board.PieceType (P N B R Q K).
 var seeValue = [7]int32{100, 320, 330, 500, 900, 20000, 0}
 
 // lmrTable[depth][moveNumber] is the late-move reduction in plies: the
@@ -137,8 +138,8 @@ func (s *searcher) lateMoveLimit(n *node, alpha int32) int {
 	return 3 + n.depth*n.depth
 }
 
-// seeFloor is the exchange value below which see_pruning skips move m at
-// node n, or false where it does not apply.
+// seeFloor is the exchange value below which see_pruning skips a quiet move
+// or a capture at node n, or false where it does not apply.
 func (s *searcher) seeFloor(n *node, alpha int32, quiet bool) (int32, bool) {
 	if !s.cfg.see || n.pv || n.inCheck || n.depth > seeMaxDepth || alpha <= -mateBound {
 		return 0, false
