@@ -158,7 +158,7 @@ func SearchOptions() ([]engines.Option, []engines.Preset) {
 
 // presets are the layers under the user's options.
 var presets = []engines.Preset{
-	{Name: "strong", Help: "every seed-002 technique on, a 64 MB table kept between moves, no depth cap", Values: map[string]string{
+	{Name: "strong", Help: "every technique option on (the seed-002 search techniques, and eval_terms where the evaluation is PeSTO), a 64 MB table kept between moves, no depth cap", Values: map[string]string{
 		optPVS: "true", optNullMove: "true", optLMR: "true", optAspiration: "true", optKillers: "true",
 		optHistory: "true", optCheckExt: "true", optCounter: "true", optFutility: "true", optRazoring: "true",
 		optIIR: "true", optDelta: "true", optLMP: "true", optSEE: "true", optEvalTerms: "true", optHash: fmt.Sprint(strongHashMB), optMaxDepth: fmt.Sprint(maxDepth)}},
