@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"arena/arena/output"
+	"arena/engines/deepchess"
 	"arena/engines/deepchess/dctrain"
 )
 
@@ -20,6 +21,10 @@ autoencoders, then Pos2Vec and the head trained on pairs (one position from a ga
 won, one from a game Black won), drawn anew each epoch. Every --held-every-th opening is
 held out; the accuracy on pairs from those games is printed after each epoch. DIR gets
 pos2vec.safetensors and head.safetensors after every epoch.
+
+An interrupted run keeps its last epoch k in DIR; to go on, run the same command
+with --init DIR --first-epoch k+1 (no pre-training; the learning-rate schedule goes
+on where it stopped, the pairs drawn and Adam's moments do not).
 
 options:
 `
@@ -51,6 +56,8 @@ func runTrainDeepChess(args []string, stdout, stderr io.Writer) int {
 	heldEvery := fs.Int("held-every", 10, "hold out every N-th opening (game pair)")
 	mirror := fs.Bool("mirror", true, "add every training position's colour-flipped mirror to the other side's positions")
 	fs.IntVar(&cfg.HeldPairs, "held-pairs", 20000, "held-out pairs measured")
+	initDir := fs.String("init", "", "start from the net in `DIR` (e.g. an interrupted run's checkpoint), without pre-training")
+	fs.IntVar(&cfg.FirstEpoch, "first-epoch", 1, "number of the first pair epoch: continuing a run whose last checkpoint is epoch k, k+1")
 	if code, ok := parseTrainFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -69,6 +76,16 @@ func runTrainDeepChess(args []string, stdout, stderr io.Writer) int {
 	if cfg.Head, err = parseWidths("head", *head); err != nil {
 		return fail(err)
 	}
+	if (*initDir == "") != (cfg.FirstEpoch <= 1) {
+		fmt.Fprintln(stderr, "arena train deepchess: --init and --first-epoch (above 1) go together")
+		return 2
+	}
+	var initMeta map[string]string
+	if *initDir != "" {
+		if cfg.Init, initMeta, err = deepchess.LoadModels(*initDir); err != nil {
+			return fail(err)
+		}
+	}
 	files := strings.Split(*games, ",")
 	start := time.Now()
 	data, err := dctrain.ReadGames(files, *heldEvery, func(path string) (io.ReadCloser, error) { return output.Open(path) })
@@ -86,7 +103,7 @@ func runTrainDeepChess(args []string, stdout, stderr io.Writer) int {
 		data.Held.WhiteWon.Len(), data.Held.BlackWon.Len(), data.Held.Games, *heldEvery, mirrored)
 	fmt.Fprintf(stderr, "data: %s (read in %v)\n", source, time.Since(start).Round(time.Millisecond))
 	cfg.Checkpoint = func(r *dctrain.Result) error {
-		return r.Net.Save(*out, deepchessMeta(&cfg, r, source, *p2v))
+		return r.Net.Save(*out, deepchessMeta(&cfg, r, source, *p2v, *initDir, initMeta))
 	}
 	res, err := dctrain.Train(data, cfg)
 	if err != nil {
@@ -111,13 +128,22 @@ func parseWidths(name, s string) ([]int, error) {
 
 // deepchessMeta is the metadata saved with a net: how it was made and how
 // good it is.
-func deepchessMeta(cfg *dctrain.Config, r *dctrain.Result, source, p2v string) map[string]string {
+// A continued run (initDir set) names the net it started from and adds that
+// net's training time.
+func deepchessMeta(cfg *dctrain.Config, r *dctrain.Result, source, p2v, initDir string, initMeta map[string]string) map[string]string {
+	training := fmt.Sprintf("arena train deepchess: %s; Pos2Vec %s pre-trained %d epochs on %d positions, then %d epochs of %d pairs, "+
+		"batch %d, Adam lr %g decay %g, seed %d", source, p2v, cfg.PretrainEpochs, cfg.PretrainPositions, r.Epochs, cfg.PairsPerEpoch,
+		cfg.Batch, cfg.LR, cfg.LRDecay, cfg.Seed)
+	seconds := int((r.Pretrain + r.PairTraining).Seconds())
+	if initDir != "" {
+		training += fmt.Sprintf("; epochs %d-%d continued from the net in %s", cfg.FirstEpoch, r.Epochs, initDir)
+		before, _ := strconv.Atoi(initMeta["train_seconds"])
+		seconds += before
+	}
 	return map[string]string{
-		"training": fmt.Sprintf("arena train deepchess: %s; Pos2Vec %s pre-trained %d epochs on %d positions, then %d epochs of %d pairs, "+
-			"batch %d, Adam lr %g decay %g, seed %d", source, p2v, cfg.PretrainEpochs, cfg.PretrainPositions, r.Epochs, cfg.PairsPerEpoch,
-			cfg.Batch, cfg.LR, cfg.LRDecay, cfg.Seed),
+		"training":      training,
 		"held_accuracy": strconv.FormatFloat(r.HeldAccuracy, 'f', 4, 64),
 		"held_pairs":    strconv.Itoa(r.HeldPairs),
-		"train_seconds": strconv.Itoa(int((r.Pretrain + r.PairTraining).Seconds())),
+		"train_seconds": strconv.Itoa(seconds),
 	}
 }

@@ -63,6 +63,26 @@ func TestTrainDeepChessCommand(t *testing.T) {
 	if !strings.Contains(md["training"], "decisive games") || md["held_pairs"] != "500" || md["held_accuracy"] == "" {
 		t.Errorf("metadata %v: want the data, held_pairs 500 and held_accuracy", md)
 	}
+
+	// Continued for a third epoch from its checkpoint.
+	stdout.Reset()
+	stderr.Reset()
+	code = run([]string{"train", "deepchess", "--games", games, "--out", out, "--pos2vec", "16,8", "--head", "8",
+		"--pretrain-positions", "512", "--epochs", "3", "--pairs", "1024", "--batch", "64", "--held-pairs", "500", "--held-every", "5",
+		"--init", out, "--first-epoch", "3"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("continued: exit %d\n%s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "epoch 3/3") || strings.Contains(stderr.String(), "pretrain") || strings.Contains(stderr.String(), "epoch 2/3") {
+		t.Errorf("continued: stderr should show epoch 3/3 only, no pre-training:\n%s", stderr.String())
+	}
+	_, md, err = deepchess.LoadModels(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md["training"], "then 3 epochs") || !strings.Contains(md["training"], "epochs 3-3 continued from the net in "+out) {
+		t.Errorf("continued: training metadata %q", md["training"])
+	}
 }
 
 func TestTrainDeepChessArguments(t *testing.T) {
@@ -74,6 +94,9 @@ func TestTrainDeepChessArguments(t *testing.T) {
 		{[]string{"train", "deepchess", "--out", "x"}, 2, "--games and --out are required"},
 		{[]string{"train", "deepchess", "--games", "g.jsonl", "--out", "x", "--pos2vec", "64,0"}, 1, `--pos2vec "64,0": expected comma-separated positive widths`},
 		{[]string{"train", "deepchess", "--games", "nosuch.jsonl", "--out", "x"}, 1, "nosuch.jsonl"},
+		{[]string{"train", "deepchess", "--games", "g.jsonl", "--out", "x", "--init", "x"}, 2, "--init and --first-epoch (above 1) go together"},
+		{[]string{"train", "deepchess", "--games", "g.jsonl", "--out", "x", "--first-epoch", "3"}, 2, "--init and --first-epoch (above 1) go together"},
+		{[]string{"train", "deepchess", "--games", "g.jsonl", "--out", "x", "--init", "nosuch", "--first-epoch", "3"}, 1, "nosuch"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(c.args, &out, &errb); code != c.code || !strings.Contains(errb.String(), c.want) {

@@ -34,6 +34,18 @@ type Config struct {
 	// Checkpoint, if set, receives the result after every pair epoch (so an
 	// interrupted run keeps its last epoch).
 	Checkpoint func(*Result) error
+
+	// Init, if set, is the net training starts from instead of a fresh one,
+	// and pre-training is skipped: e.g. the checkpoint of an interrupted run,
+	// continued with FirstEpoch one past its last epoch. Its widths must be
+	// Pos2Vec's and Head's.
+	Init *deepchess.Models
+	// FirstEpoch is the number of the first pair epoch (0 or 1: from the
+	// start); the epochs before it count as done, and the learning rate
+	// starts at LR * LRDecay^(FirstEpoch-1), as in an uninterrupted run. The
+	// continued run draws other pairs and restarts Adam's moments, so it is
+	// not the uninterrupted run bit for bit.
+	FirstEpoch int
 }
 
 // Result is a trained net and its quality.
@@ -68,11 +80,25 @@ func Train(d *Data, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	first := max(cfg.FirstEpoch, 1)
+	if first > cfg.Epochs {
+		return nil, fmt.Errorf("first epoch %d is past the last, %d", first, cfg.Epochs)
+	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0xdc))
-	res := &Result{Net: models}
+	if cfg.Init != nil {
+		if err := sameShape(models, cfg.Init); err != nil {
+			return nil, err
+		}
+		models = cfg.Init
+		// Another stream of pairs than the first epochs'.
+		rng = rand.New(rand.NewPCG(cfg.Seed, 0xdc+uint64(first)))
+	}
+	res := &Result{Net: models, Epochs: first - 1}
 	t0 := time.Now()
-	if err := pretrain(models.Pos2Vec, &d.Train, &cfg, rng); err != nil {
-		return nil, err
+	if cfg.Init == nil {
+		if err := pretrain(models.Pos2Vec, &d.Train, &cfg, rng); err != nil {
+			return nil, err
+		}
 	}
 	res.Pretrain = time.Since(t0)
 	t0 = time.Now()
@@ -84,7 +110,11 @@ func Train(d *Data, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	for epoch := 1; epoch <= cfg.Epochs; epoch++ {
+	for range first - 1 {
+		tr.adamP.LR *= cfg.LRDecay
+		tr.adamH.LR *= cfg.LRDecay
+	}
+	for epoch := first; epoch <= cfg.Epochs; epoch++ {
 		pairs := DrawPairs(&d.Train, cfg.PairsPerEpoch, rng)
 		loss, acc := tr.epoch(&d.Train, pairs)
 		res.TrainAcc = acc
@@ -107,6 +137,33 @@ func Train(d *Data, cfg Config) (*Result, error) {
 		tr.adamH.LR *= cfg.LRDecay
 	}
 	return res, nil
+}
+
+// sameShape checks that net has the shapes of want (a fresh net of the
+// configured widths).
+func sameShape(want, net *deepchess.Models) error {
+	for _, c := range []struct {
+		name    string
+		want, m *mlp.Model
+	}{{"Pos2Vec", want.Pos2Vec, net.Pos2Vec}, {"head", want.Head, net.Head}} {
+		w, g := c.want.Layers(), c.m.Layers()
+		same := len(w) == len(g) && c.want.Arch.Inputs == c.m.Arch.Inputs
+		for i := 0; same && i < len(w); i++ {
+			same = w[i].Out == g[i].Out
+		}
+		if !same {
+			return fmt.Errorf("initial net's %s is %s, the configured one %s", c.name, widths(c.m), widths(c.want))
+		}
+	}
+	return nil
+}
+
+func widths(m *mlp.Model) string {
+	s := fmt.Sprint(m.Arch.Inputs)
+	for _, l := range m.Layers() {
+		s += fmt.Sprintf("-%d", l.Out)
+	}
+	return s
 }
 
 // Pair is one training example: position A from WhiteWon and B from

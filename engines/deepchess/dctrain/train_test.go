@@ -59,6 +59,55 @@ func TestTrainLearnsPairs(t *testing.T) {
 	}
 }
 
+// TestTrainContinues: a run stopped after 2 of 4 epochs goes on from its
+// checkpoint (Init, FirstEpoch 3) without pre-training, at the learning rate
+// the uninterrupted run would have had, and ends better than it started.
+func TestTrainContinues(t *testing.T) {
+	d, err := ReadGames([]string{fixture}, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "net")
+	cfg := Config{Pos2Vec: []int{32, 16}, Head: []int{16}, PretrainEpochs: 1, PretrainPositions: 1024, PretrainLR: 1e-3,
+		Epochs: 2, PairsPerEpoch: 4096, LR: 2e-3, LRDecay: 0.5, Batch: 64, Workers: 2, Seed: 1, HeldPairs: 2000,
+		Checkpoint: func(r *Result) error { return r.Net.Save(dir, nil) }}
+	first, err := Train(d, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := deepchess.LoadModels(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	cfg.Epochs, cfg.Init, cfg.FirstEpoch, cfg.Log = 4, m, 3, &log
+	res, err := Train(d, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"epoch 3/4: 4096 pairs", "lr 0.0005,", "epoch 4/4", "lr 0.00025,"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log.String())
+		}
+	}
+	if strings.Contains(log.String(), "pretrain") || strings.Contains(log.String(), "epoch 1/") {
+		t.Errorf("continued run pre-trained or started at epoch 1:\n%s", log.String())
+	}
+	if res.Epochs != 4 || res.Net != m || res.TrainAcc <= first.TrainAcc {
+		t.Errorf("continued run: %d epochs, train accuracy %.3f after %.3f; want 4 epochs on the initial net and a higher accuracy",
+			res.Epochs, res.TrainAcc, first.TrainAcc)
+	}
+
+	cfg.Head = []int{8}
+	if _, err := Train(d, cfg); err == nil || !strings.Contains(err.Error(), "initial net's head is 32-16-2, the configured one 32-8-2") {
+		t.Errorf("other head widths: error %v", err)
+	}
+	cfg.Head, cfg.FirstEpoch = []int{16}, 5
+	if _, err := Train(d, cfg); err == nil || !strings.Contains(err.Error(), "first epoch 5 is past the last, 4") {
+		t.Errorf("first epoch 5 of 4: error %v", err)
+	}
+}
+
 func TestTrainNeedsBothResults(t *testing.T) {
 	path := writeGames(t, gameJSON(t, 1, 1, "1-0", friedLiver))
 	d, err := ReadGames([]string{path}, 0, openFile)
