@@ -208,5 +208,5 @@ nets-deepchess-data: build stockfish
 
 nets-deepchess: nets-deepchess-data
 	./$(BIN) train deepchess --games data/deepchess-games/games.jsonl --out engines/nn/nets/deepchess \
-		--pos2vec 256,128,64 --head 256,128,64 --pretrain-epochs 1 --pretrain-positions 100000 \
+		--pos2vec 600,400,200,100 --head 400,200,100 --pretrain-epochs 1 --pretrain-positions 100000 \
 		--epochs 6 --pairs 200000 --lr 1e-3 --lr-decay 0.8 --batch 256 --held-pairs 10000 --seed 1 --workers 2
