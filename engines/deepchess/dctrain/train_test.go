@@ -63,7 +63,7 @@ func TestTrainLearnsPairs(t *testing.T) {
 // checkpoint (Init, FirstEpoch 3) without pre-training, at the learning rate
 // the uninterrupted run would have had, and ends better than it started.
 func TestTrainContinues(t *testing.T) {
-	d, err := ReadGames([]string{fixture}, 5)
+	d, err := ReadGames([]string{fixture}, 5, openFile)
 	if err != nil {
 		t.Fatal(err)
 	}
