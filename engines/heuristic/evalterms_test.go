@@ -105,3 +105,29 @@ func benchFENs() []string {
 	}
 	return fens
 }
+
+// TestSearchOptionsLeaveOutPeSTOOptions: engines with their own evaluation
+// get the search options and a strong preset without pst and eval_terms,
+// which would mean nothing to them.
+func TestSearchOptionsLeaveOutPeSTOOptions(t *testing.T) {
+	opts, searchPresets := SearchOptions()
+	for _, o := range opts {
+		if o.Name == optPST || o.Name == optEvalTerms {
+			t.Errorf("SearchOptions lists %s", o.Name)
+		}
+	}
+	if len(searchPresets) != 1 || searchPresets[0].Name != "strong" {
+		t.Fatalf("SearchOptions presets %v, want strong alone", searchPresets)
+	}
+	if _, ok := searchPresets[0].Values[optEvalTerms]; ok {
+		t.Errorf("the strong preset of SearchOptions sets %s", optEvalTerms)
+	}
+	if searchPresets[0].Values[optSEE] != "true" || searchPresets[0].Values[optLMP] != "true" {
+		t.Errorf("the strong preset of SearchOptions lacks the search options: %v", searchPresets[0].Values)
+	}
+	for _, p := range presets {
+		if p.Name == "strong" && p.Values[optEvalTerms] != "true" {
+			t.Errorf("SearchOptions changed the heuristic engine's own strong preset: %v", p.Values)
+		}
+	}
+}
