@@ -151,17 +151,7 @@ func TestAnalyzeCompressedRun(t *testing.T) {
 	}
 	fixture := filepath.Join("..", "..", "arena", "report", "testdata", "runs", "thesis-exp1", "01-movetime-50ms")
 	recorded := recordedCPLs(t, filepath.Join(fixture, "games.jsonl"))
-	dir := t.TempDir()
-	data, err := os.ReadFile(filepath.Join(fixture, output.PGNFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, output.PGNFile), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := output.Compress(dir); err != nil {
-		t.Fatal(err)
-	}
+	dir := compressedRun(t, filepath.Join(fixture, output.PGNFile), output.PGNFile)
 	out := filepath.Join(t.TempDir(), "analysis.json")
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"analyze", dir, "--depth", "1", "--out", out, "--quiet"}, &stdout, &stderr); code != 0 {
@@ -186,4 +176,22 @@ func TestAnalyzeCompressedRun(t *testing.T) {
 	if code := run([]string{"analyze", dir, "--depth", "1", "--quiet"}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), gz+": corrupt or cut-short gzip file") {
 		t.Errorf("a damaged games.pgn.gz: exit %d, stderr %q; want 1 and an error naming it", code, stderr.String())
 	}
+}
+
+// compressedRun returns a new run directory holding src as its file name,
+// compressed as output.compress leaves it.
+func compressedRun(t *testing.T, src, name string) string {
+	t.Helper()
+	dir := t.TempDir()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := output.Compress(dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

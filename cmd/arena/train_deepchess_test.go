@@ -26,17 +26,7 @@ func TestTrainDeepChessCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run1 := t.TempDir()
-	data, err := os.ReadFile(fixture)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(run1, output.GamesFile), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := output.Compress(run1); err != nil {
-		t.Fatal(err)
-	}
+	run1 := compressedRun(t, fixture, output.GamesFile)
 	games := filepath.Join(run1, output.GamesFile)
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"train", "deepchess", "--games", games, "--out", out, "--pos2vec", "16,8", "--head", "8",
