@@ -147,6 +147,14 @@ func (r EloResult) String() string {
 		fmtEstimate(r.Elo, r.EloLow, r.EloHigh), fmtPercent(r.LOS), 100*r.DrawRatio, r.Games)
 }
 
+// Estimate is the Elo with its 95% interval, as String prints it.
+func (r EloResult) Estimate() string {
+	if r.Games == 0 {
+		return "n/a"
+	}
+	return fmtEstimate(r.Elo, r.EloLow, r.EloHigh)
+}
+
 // fmtEstimate formats Elo with its 95% interval without printing an
 // infinity: "+88.7 [-39.6, +248.2]", "+381.7 [+159.0, unbounded]" when the
 // interval has no upper end, "> +28.6 (all won)" when the score is perfect.

@@ -21,8 +21,9 @@ func (r *Report) HTML() ([]byte, error) {
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	// The SVG is gonum/plot's output with its prolog removed; the names in
 	// it were escaped by the SVG writer.
-	"svg":   func(s string) template.HTML { return template.HTML(s) },
-	"align": func(t *Table, i int) string { return alignClass(t, i) },
+	"svg":            func(s string) template.HTML { return template.HTML(s) },
+	"align":          func(t *Table, i int) string { return alignClass(t, i) },
+	"headToHeadNote": func() string { return headToHeadNote },
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -58,6 +59,11 @@ ul.elo { font-family: monospace; font-size: 0.9em; }
 {{- if .Combined}}
 <h2 id="all-runs">All runs</h2>
 {{template "table" .Combined}}
+{{- end}}
+{{- if .HeadToHead}}
+<h2 id="head-to-head">Head to head</h2>
+<p>{{headToHeadNote}}</p>
+{{template "table" .HeadToHead}}
 {{- end}}
 {{- range .Figures}}{{template "figure" .}}{{end}}
 {{- range .Sections}}

@@ -24,6 +24,11 @@ func (r *Report) Markdown() []byte {
 		writeMarkdownTable(&b, r.Combined)
 		b.WriteString("\n")
 	}
+	if r.HeadToHead != nil {
+		b.WriteString("## Head to head\n\n" + headToHeadNote + "\n\n")
+		writeMarkdownTable(&b, r.HeadToHead)
+		b.WriteString("\n")
+	}
 	for _, f := range r.Figures {
 		writeMarkdownFigure(&b, r.Dir, f)
 	}

@@ -14,6 +14,7 @@ import (
 	"arena/arena/config"
 	"arena/arena/record"
 	"arena/internal/atomicfile"
+	"arena/tracker"
 )
 
 // Output files, in the report directory.
@@ -35,8 +36,13 @@ type Report struct {
 	// Combined has a row per run and engine when there are several runs
 	// (a sweep), ordered by time per move (or the swept value).
 	Combined *Table
-	Figures  []*Rendered // ACPL and nodes against time per move
-	Sections []*Section  // one per run
+	// HeadToHead has a row per run and pairing when there are several runs:
+	// each pairing's W-L-D and Elo with its interval, from the games and
+	// from the game pairs, so a set of A-against-B runs (an ablation)
+	// reads as one table.
+	HeadToHead *Table
+	Figures    []*Rendered // ACPL and nodes against time per move
+	Sections   []*Section  // one per run
 }
 
 // Section is one run's part of the report.
@@ -134,6 +140,7 @@ func build(runs []*Run, dir string) (*Report, error) {
 	}
 	if len(runs) > 1 {
 		rep.Combined = combinedTable(series, axis, rep.Sections)
+		rep.HeadToHead = headToHeadTable(rep.Sections)
 	}
 	return rep, nil
 }
@@ -413,7 +420,7 @@ func combinedTable(series []Series, axis Axis, sections []*Section) *Table {
 	sort.SliceStable(ordered, func(a, b int) bool { return first(ordered[a]) < first(ordered[b]) })
 	t := &Table{Header: slices.Clone(combinedHeader), Right: rightFrom(3, len(combinedHeader))}
 	t.Header[1], t.Right[1] = "Time/move (s)", true
-	if axis.Swept {
+	if axis.Swept || axis.Limit != "" {
 		t.Header[1] = axis.Label
 	}
 	for _, s := range ordered {
@@ -431,6 +438,55 @@ func combinedTable(series []Series, axis Axis, sections []*Section) *Table {
 		}
 	}
 	return t
+}
+
+var headToHeadHeader = []string{"Run", "Pairing", "Games", "W-L-D", "Score %", "Elo (95%)",
+	"Pairs", "LL-LD-DD+WL-WD-WW", "Elo from pairs (95%)", "LOS"}
+
+// headToHeadTable lists every pairing of every run in the order given, the
+// first engine's view, with nil when no run has a pairing (a gauntlet of
+// one engine has none).
+func headToHeadTable(sections []*Section) *Table {
+	t := &Table{Header: headToHeadHeader, Right: rightFrom(2, len(headToHeadHeader))}
+	t.Right[3], t.Right[7] = false, false
+	for _, s := range sections {
+		for _, p := range s.Run.Summary.Pairs {
+			e := p.Elo
+			row := []Cell{{Text: s.Run.Summary.Name, Link: "#" + s.Anchor}}
+			row = append(row, texts(p.A+" vs "+p.B, fmt.Sprint(e.Games), fmt.Sprintf("+%d -%d =%d", e.Wins, e.Losses, e.Draws),
+				scorePct(e), e.Estimate())...)
+			los := e.LOS
+			if pe := p.Penta; pe != nil {
+				c := pe.Counts
+				row = append(row, texts(fmt.Sprint(pe.Pairs), fmt.Sprintf("%d-%d-%d-%d-%d", c.LL, c.LD, c.DD, c.WD, c.WW), pe.Estimate())...)
+				los = pe.LOS
+			} else {
+				row = append(row, texts("-", "-", "-")...)
+			}
+			t.Rows = append(t.Rows, append(row, Cell{Text: fmtPct(los)}))
+		}
+	}
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	return t
+}
+
+// scorePct is the score as the engines' tables compute it (points over
+// games), so that the same score prints the same everywhere in a report.
+func scorePct(e tracker.EloResult) string {
+	if e.Games == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", 100*(float64(e.Wins)+float64(e.Draws)/2)/float64(e.Games))
+}
+
+// fmtPct is a fraction in [0, 1] as a percentage, "-" when undefined.
+func fmtPct(x float64) string {
+	if math.IsNaN(x) {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", 100*x)
 }
 
 func texts(ss ...string) []Cell {
@@ -469,3 +525,6 @@ func relLink(dir, path string) string {
 	}
 	return (&url.URL{Path: filepath.ToSlash(path)}).String()
 }
+
+// headToHeadNote says how to read the head-to-head table.
+const headToHeadNote = "Each pairing of each run from its first engine's side: W-L-D, score and Elo with its 95% interval from the games; with game pairs (each opening played with both colours) the pentanomial counts of the complete pairs and the Elo from them, whose interval allows for the pairs' correlation. LOS is the likelihood of superiority, from the pairs when there are pairs."

@@ -621,3 +621,88 @@ func TestCompressedRun(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadToHead checks the table of pairings of a multi-run report against
+// the games of each run, counted here from the game list.
+func TestHeadToHead(t *testing.T) {
+	rs := loadRuns(t, "sweep", "roundrobin-depth")
+	out := t.TempDir()
+	rep, err := Write(rs, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.HeadToHead == nil {
+		t.Fatal("no head-to-head table for several runs")
+	}
+	var want [][]string
+	for _, r := range rs {
+		for _, p := range r.Summary.Pairs {
+			var w, l, d int
+			for _, g := range r.Summary.Games {
+				switch {
+				case g.Result == "1/2-1/2" && (g.White == p.A && g.Black == p.B || g.White == p.B && g.Black == p.A):
+					d++
+				case g.White == p.A && g.Black == p.B && g.Result == "1-0", g.Black == p.A && g.White == p.B && g.Result == "0-1":
+					w++
+				case g.White == p.A && g.Black == p.B && g.Result == "0-1", g.Black == p.A && g.White == p.B && g.Result == "1-0":
+					l++
+				}
+			}
+			want = append(want, []string{r.Summary.Name, p.A + " vs " + p.B, fmt.Sprint(w + l + d), fmt.Sprintf("+%d -%d =%d", w, l, d),
+				fmt.Sprintf("%.1f", 100*(float64(w)+float64(d)/2)/float64(w+l+d))})
+		}
+	}
+	// The sweep's two settings have one pairing each, the round robin three.
+	if len(want) != 5 || len(rep.HeadToHead.Rows) != len(want) {
+		t.Fatalf("%d head-to-head rows, %d pairings in the runs (want 5)", len(rep.HeadToHead.Rows), len(want))
+	}
+	for i, row := range rep.HeadToHead.Rows {
+		for j, w := range want[i] {
+			if row[j].Text != w {
+				t.Errorf("row %d column %q: %q, counted %q", i, headToHeadHeader[j], row[j].Text, w)
+			}
+		}
+		if row[0].Link == "" {
+			t.Errorf("row %d does not link to its run's section", i)
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(out, MarkdownFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(out, HTMLFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "## Head to head") || !strings.Contains(string(page), `<h2 id="head-to-head">`) {
+		t.Error("report.md or report.html has no head-to-head section")
+	}
+	one, err := Write(rs[:1], t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.HeadToHead != nil {
+		t.Error("a one-run report has a head-to-head table (its section has the Elo lines)")
+	}
+}
+
+// Runs whose engines all have a node limit are tabulated by it, under its
+// name rather than a time per move.
+func TestCombinedTableByNodeLimit(t *testing.T) {
+	rs := loadRuns(t, "sweep")
+	for i, r := range rs {
+		for j := range r.Summary.Engines {
+			r.Summary.Engines[j].Limits = fmt.Sprintf("nodes %d", 1000*(i+1))
+		}
+	}
+	rep, err := Write(rs, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := rep.Combined.Header[1]; h != "nodes limit" {
+		t.Errorf("column %q, want \"nodes limit\"", h)
+	}
+	if x := rep.Combined.Rows[len(rep.Combined.Rows)-1][1].Text; x != "2000" {
+		t.Errorf("last row's limit %q, want 2000", x)
+	}
+}
