@@ -2,7 +2,7 @@ GO ?= go
 BIN := bin/arena
 STOCKFISH := $(shell command -v stockfish 2>/dev/null || ls /usr/games/stockfish 2>/dev/null)
 
-.PHONY: build test fuzz fuzz-short bench soak run stockfish fmt clean report-check reproduce reproduce-fast ablation nets-data nets-supervised nets-selfplay nets-heldout nets-acpl nets-deepchess-data nets-deepchess
+.PHONY: build test fuzz fuzz-short bench soak run stockfish fmt clean report-check reproduce reproduce-fast ablation ablation-report nets-data nets-supervised nets-selfplay nets-heldout nets-acpl nets-deepchess-data nets-deepchess
 
 build:
 	$(GO) build -o $(BIN) ./cmd/arena
@@ -163,6 +163,11 @@ ablation: build
 		if [ -f $$d/config.yaml ]; then ./$(BIN) run --resume $$d; \
 		else ./$(BIN) run configs/ablation/$$x.yaml --out $$d; fi; \
 	done
+
+# The report of the ablation runs played so far (docs/ablation.md's Elo column is its
+# head-to-head table).
+ablation-report: build
+	./$(BIN) report $(sort $(wildcard results/ablation/no-*)) --out results/ablation/report
 
 # The shipped nets (docs/models.md): labelled data, the supervised and self-play nets, the
 # held-out test set, and the ACPL of the network engines. Data goes to data/ (ignored by git).
