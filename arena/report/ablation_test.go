@@ -1,0 +1,79 @@
+package report
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The Elo column of docs/ablation.md says what the committed runs under
+// results/ablation/ hold: each row's Elo and interval is its run's
+// pentanomial estimate (Strong's, the first engine's), its W-L-D the run's,
+// its game count the games played; a config not yet played has no run.
+// Every config in configs/ablation/no-*.yaml has its row.
+func TestAblationDocMatchesResults(t *testing.T) {
+	t.Chdir("../..")
+	doc, err := os.ReadFile("docs/ablation.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile("(?m)^\\| `(\\w+)` \\(`(no-\\w+)\\.yaml`\\) \\|([^|]*)\\|([^|]*)\\|([^|]*)\\|$")
+	rows := map[string][]string{}
+	for _, m := range row.FindAllStringSubmatch(string(doc), -1) {
+		if m[2] != "no-"+m[1] {
+			t.Errorf("row %q names config %s", m[1], m[2])
+		}
+		rows[m[2]] = []string{strings.TrimSpace(m[3]), strings.TrimSpace(m[4]), strings.TrimSpace(m[5])}
+	}
+	configs, err := filepath.Glob("configs/ablation/no-*.yaml")
+	if err != nil || len(configs) == 0 {
+		t.Fatalf("no ablation configs: %v", err)
+	}
+	for _, c := range configs {
+		name := strings.TrimSuffix(filepath.Base(c), ".yaml")
+		cols, ok := rows[name]
+		if !ok {
+			t.Errorf("docs/ablation.md has no row for %s", c)
+			continue
+		}
+		delete(rows, name)
+		elo, wld, games := cols[0], cols[1], cols[2]
+		dir := filepath.Join("results", "ablation", name)
+		if _, err := os.Stat(filepath.Join(dir, "summary.json")); os.IsNotExist(err) {
+			if elo != "not played yet" || wld != "" || !strings.HasPrefix(games, "0 of ") {
+				t.Errorf("%s: no run in %s, but the row says %q | %q | %q", name, dir, elo, wld, games)
+			}
+			continue
+		}
+		r, err := LoadRun(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := r.Summary
+		if len(sum.Pairs) != 1 || sum.Pairs[0].Penta == nil || sum.Pairs[0].A != "Strong" {
+			t.Fatalf("%s: want one pairing of Strong with game pairs, have %+v", dir, sum.Pairs)
+		}
+		p := sum.Pairs[0]
+		want := "**" + p.Penta.Estimate() + "**"
+		wantGames := thousands(float64(sum.GamesPlayed))
+		if !sum.Complete {
+			want = "so far " + p.Penta.Estimate()
+			wantGames += " of " + thousands(float64(sum.GamesPlanned)) + " (resumable)"
+		}
+		if elo != want {
+			t.Errorf("%s: Elo %q, the run's pairs say %q", name, elo, want)
+		}
+		if w := fmt.Sprintf("+%d -%d =%d", p.Elo.Wins, p.Elo.Losses, p.Elo.Draws); wld != w {
+			t.Errorf("%s: W-L-D %q, the run has %q", name, wld, w)
+		}
+		if games != wantGames {
+			t.Errorf("%s: games %q, the run has %q", name, games, wantGames)
+		}
+	}
+	for name := range rows {
+		t.Errorf("docs/ablation.md has a row for %s, which has no config", name)
+	}
+}
