@@ -144,7 +144,6 @@ func (r PentaResult) EloError() float64 { return (r.EloHigh - r.EloLow) / 2 }
 // NEloError is half the width of the normalized Elo interval.
 func (r PentaResult) NEloError() float64 { return (r.NEloHigh - r.NEloLow) / 2 }
 
-// String formats the result as "Elo +16.3 [+1.0, +31.7] LOS 98.1% (320 pairs)".
 // Estimate is the Elo with its 95% interval, as String prints it.
 func (r PentaResult) Estimate() string {
 	if r.Pairs == 0 {
@@ -153,6 +152,7 @@ func (r PentaResult) Estimate() string {
 	return fmtEstimate(r.Elo, r.EloLow, r.EloHigh)
 }
 
+// String formats the result as "Elo +16.3 [+1.0, +31.7] LOS 98.1% (320 pairs)".
 func (r PentaResult) String() string {
 	if r.Pairs == 0 {
 		return "Elo n/a (no pairs)"
