@@ -1,0 +1,30 @@
+package heuristic
+
+import (
+	"context"
+	"io"
+	"testing"
+
+	"arena/engines"
+)
+
+// strongSignature is the node count of `arena bench heuristic --depth 8
+// --option preset=strong`, the search's fingerprint as Stockfish's "bench"
+// is: the games of docs/ablation.md (results/ablation/) were played by the
+// engine with this signature, and a game at a fixed node count depends on
+// every node. A change to preset strong's search or evaluation changes it;
+// update it together with a note in docs/ablation.md of which rows were
+// played by the old engine, or with the replayed rows.
+const strongSignature = 114138
+
+func TestStrongSignature(t *testing.T) {
+	e := newEngine(t, map[string]string{"preset": "strong"})
+	sum, err := engines.RunBench(context.Background(), e, engines.Limits{Depth: 8}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Nodes != strongSignature {
+		t.Errorf("preset strong searches %d nodes to depth 8 on the bench positions, the ablation's engine %d: "+
+			"its search changed (see strongSignature)", sum.Nodes, strongSignature)
+	}
+}
