@@ -139,19 +139,14 @@ func Train(d *Data, cfg Config) (*Result, error) {
 	return res, nil
 }
 
-// sameShape checks that net has the shapes of want (a fresh net of the
-// configured widths).
+// sameShape checks that net has the architecture of want (a fresh net of
+// the configured widths).
 func sameShape(want, net *deepchess.Models) error {
 	for _, c := range []struct {
 		name    string
 		want, m *mlp.Model
 	}{{"Pos2Vec", want.Pos2Vec, net.Pos2Vec}, {"head", want.Head, net.Head}} {
-		w, g := c.want.Layers(), c.m.Layers()
-		same := len(w) == len(g) && c.want.Arch.Inputs == c.m.Arch.Inputs
-		for i := 0; same && i < len(w); i++ {
-			same = w[i].Out == g[i].Out
-		}
-		if !same {
+		if !c.want.Arch.Equal(&c.m.Arch) {
 			return fmt.Errorf("initial net's %s is %s, the configured one %s", c.name, widths(c.m), widths(c.want))
 		}
 	}
