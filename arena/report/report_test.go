@@ -368,13 +368,31 @@ func TestRunFigures(t *testing.T) {
 	}
 }
 
-func TestWrite(t *testing.T) {
-	rs := loadRuns(t, "sweep", "roundrobin-depth")
-	out := t.TempDir()
+// writeReport writes the report of rs into a new directory and returns it
+// with report.md and report.html.
+func writeReport(t *testing.T, rs []*Run) (rep *Report, out, md, page string) {
+	t.Helper()
+	out = t.TempDir()
 	rep, err := Write(rs, out)
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, f := range []struct {
+		name string
+		text *string
+	}{{MarkdownFile, &md}, {HTMLFile, &page}} {
+		data, err := os.ReadFile(filepath.Join(out, f.name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		*f.text = string(data)
+	}
+	return rep, out, md, page
+}
+
+func TestWrite(t *testing.T) {
+	rs := loadRuns(t, "sweep", "roundrobin-depth")
+	rep, out, md, page := writeReport(t, rs)
 	// Two sweep plots plus time by ply for each run and CPL by ply for the
 	// two judged ones, each as PNG and SVG.
 	var figs []*Rendered
@@ -395,10 +413,6 @@ func TestWrite(t *testing.T) {
 		}
 	}
 
-	md, err := os.ReadFile(filepath.Join(out, MarkdownFile))
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, want := range []string{
 		// The combined table, by time per move: the depth-limited engines
 		// (measured ms) first, then 50 ms, then 100 ms.
@@ -421,14 +435,14 @@ func TestWrite(t *testing.T) {
 		"![fixture-roundrobin: time per move by ply](plots/roundrobin-depth-time-by-ply.png)",
 		"movetime: 100ms",
 	} {
-		if !strings.Contains(string(md), want) {
+		if !strings.Contains(md, want) {
 			t.Errorf("report.md lacks %q", want)
 		}
 	}
-	if strings.Index(string(md), "| 0.05 | Heuristic |") > strings.Index(string(md), "| 0.1 | Heuristic |") {
+	if strings.Index(md, "| 0.05 | Heuristic |") > strings.Index(md, "| 0.1 | Heuristic |") {
 		t.Error("combined table not ordered by time per move")
 	}
-	if n := strings.Count(string(md), "[games.pgn]("); n != 3 {
+	if n := strings.Count(md, "[games.pgn]("); n != 3 {
 		t.Errorf("report.md has %d PGN links, want 3", n)
 	}
 	for _, s := range rep.Sections {
@@ -441,15 +455,11 @@ func TestWrite(t *testing.T) {
 		}
 	}
 
-	page, err := os.ReadFile(filepath.Join(out, HTMLFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkSelfContained(t, string(page), out)
-	if n := strings.Count(string(page), "<svg"); n != len(figs) {
+	checkSelfContained(t, page, out)
+	if n := strings.Count(page, "<svg"); n != len(figs) {
 		t.Errorf("report.html has %d inline SVGs, want %d", n, len(figs))
 	}
-	text := html.UnescapeString(string(page))
+	text := html.UnescapeString(page)
 	for _, want := range []string{"<td>Depth 4</td><td class=\"r\">2/2 (+2 =0 -0)</td>", "movetime: 100ms", ">games.pgn</a>",
 		`<td>Heuristic</td><td>movetime 100ms</td><td class="r">2</td><td class="r">2</td><td class="r">0</td><td class="r">0</td><td class="r">100.0</td>`,
 		"<li>Sweep fixture-sweep (testdata/runs/sweep): limits.movetime over 50ms, 100ms; 2 of 2 settings complete</li>"} {
@@ -626,11 +636,7 @@ func TestCompressedRun(t *testing.T) {
 // the games of each run, counted here from the game list.
 func TestHeadToHead(t *testing.T) {
 	rs := loadRuns(t, "sweep", "roundrobin-depth")
-	out := t.TempDir()
-	rep, err := Write(rs, out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep, _, md, page := writeReport(t, rs)
 	if rep.HeadToHead == nil {
 		t.Fatal("no head-to-head table for several runs")
 	}
@@ -666,15 +672,7 @@ func TestHeadToHead(t *testing.T) {
 			t.Errorf("row %d does not link to its run's section", i)
 		}
 	}
-	md, err := os.ReadFile(filepath.Join(out, MarkdownFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, err := os.ReadFile(filepath.Join(out, HTMLFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(md), "## Head to head") || !strings.Contains(string(page), `<h2 id="head-to-head">`) {
+	if !strings.Contains(md, "## Head to head") || !strings.Contains(page, `<h2 id="head-to-head">`) {
 		t.Error("report.md or report.html has no head-to-head section")
 	}
 	one, err := Write(rs[:1], t.TempDir())
