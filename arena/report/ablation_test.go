@@ -9,24 +9,41 @@ import (
 	"testing"
 )
 
-// The Elo column of docs/ablation.md says what the committed runs under
+// The ablation table of docs/ablation.md says what the committed runs under
 // results/ablation/ hold: each row's Elo and interval is its run's
 // pentanomial estimate (Strong's, the first engine's), its W-L-D the run's,
-// its game count the games played; a config not yet played has no run.
-// Every config in configs/ablation/no-*.yaml has its row.
+// its game count the games played; a config not yet played has no run. Its
+// nodes at depth 8 and time to depth 10 are those of the fixed-depth table
+// above it (which TestAblationNodeTable in engines/heuristic checks against
+// the search). Every config in configs/ablation/no-*.yaml has its row.
 func TestAblationDocMatchesResults(t *testing.T) {
 	t.Chdir("../..")
 	doc, err := os.ReadFile("docs/ablation.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := regexp.MustCompile("(?m)^\\| `(\\w+)` \\(`(no-\\w+)\\.yaml`\\) \\|([^|]*)\\|([^|]*)\\|([^|]*)\\|$")
+	// | `X` | nodes at depth 8 | nodes at depth 10 | CPU s to depth 10 | time to depth 10 vs strong |
+	fixed := map[string][]string{}
+	for _, m := range regexp.MustCompile("(?m)^\\| `(\\w+)` \\|([^|]*)\\|[^|]*\\|[^|]*\\|([^|]*)\\|$").FindAllStringSubmatch(string(doc), -1) {
+		fixed["no-"+m[1]] = []string{strings.TrimSpace(m[2]), strings.TrimSpace(m[3])}
+	}
+	row := regexp.MustCompile("(?m)^\\| `(\\w+)` \\(`(no-\\w+)\\.yaml`\\) \\|([^|]*)\\|([^|]*)\\|([^|]*)\\|([^|]*)\\|([^|]*)\\|$")
 	rows := map[string][]string{}
 	for _, m := range row.FindAllStringSubmatch(string(doc), -1) {
 		if m[2] != "no-"+m[1] {
 			t.Errorf("row %q names config %s", m[1], m[2])
 		}
-		rows[m[2]] = []string{strings.TrimSpace(m[3]), strings.TrimSpace(m[4]), strings.TrimSpace(m[5])}
+		var cols []string
+		for _, c := range m[3:] {
+			cols = append(cols, strings.TrimSpace(c))
+		}
+		rows[m[2]] = cols
+		if f, ok := fixed[m[2]]; !ok {
+			t.Errorf("docs/ablation.md: %s has no row in the fixed-depth table", m[1])
+		} else if cols[0] != f[0] || cols[1] != f[1] {
+			t.Errorf("docs/ablation.md: %s: nodes at depth 8 %q and time to depth 10 %q, the fixed-depth table says %q and %q",
+				m[1], cols[0], cols[1], f[0], f[1])
+		}
 	}
 	configs, err := filepath.Glob("configs/ablation/no-*.yaml")
 	if err != nil || len(configs) == 0 {
@@ -40,7 +57,7 @@ func TestAblationDocMatchesResults(t *testing.T) {
 			continue
 		}
 		delete(rows, name)
-		elo, wld, games := cols[0], cols[1], cols[2]
+		elo, wld, games := cols[2], cols[3], cols[4]
 		dir := filepath.Join("results", "ablation", name)
 		if _, err := os.Stat(filepath.Join(dir, "summary.json")); os.IsNotExist(err) {
 			if elo != "not played yet" || wld != "" || !strings.HasPrefix(games, "0 of ") {
