@@ -1,12 +1,6 @@
 package heuristic
 
-import (
-	"context"
-	"io"
-	"testing"
-
-	"arena/engines"
-)
+import "testing"
 
 // strongSignature is the node count of `arena bench heuristic --depth 8
 // --option preset=strong`, the search's fingerprint as Stockfish's "bench"
@@ -18,13 +12,8 @@ import (
 const strongSignature = 114138
 
 func TestStrongSignature(t *testing.T) {
-	e := newEngine(t, map[string]string{"preset": "strong"})
-	sum, err := engines.RunBench(context.Background(), e, engines.Limits{Depth: 8}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sum.Nodes != strongSignature {
+	if n := benchNodes(t, newEngine(t, map[string]string{"preset": "strong"}), 8); n != strongSignature {
 		t.Errorf("preset strong searches %d nodes to depth 8 on the bench positions, the ablation's engine %d: "+
-			"its search changed (see strongSignature)", sum.Nodes, strongSignature)
+			"its search changed (see strongSignature)", n, strongSignature)
 	}
 }
