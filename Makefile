@@ -105,9 +105,12 @@ report-check: build
 	if [ -n "$$urls" ]; then echo "report.html requested:"; echo "$$urls"; exit 1; fi
 	@echo "report.html opened offline and requested nothing; look at $(REPORT_CHECK)/report.png"
 
+# The thesis study (studies/README.md): its configs, its committed runs (which stay in
+# results/thesis until they move to studies/thesis/results) and its report.
+THESIS_CONFIGS ?= studies/thesis/configs
 THESIS_RESULTS ?= results/thesis
 REPRODUCTION ?= docs/reproduction.md
-# The reproduction's config sets (configs/thesis/SET/*.yaml, docs/reproduction.md): compute is
+# The reproduction's config sets ($(THESIS_CONFIGS)/SET/*.yaml, docs/reproduction.md): compute is
 # reproduce-fast's; reproduce runs them all. RUN_FLAGS are added to every arena run.
 THESIS_FAST_SETS ?= compute
 THESIS_SETS ?= compute compute-more faithful time
@@ -124,13 +127,13 @@ REJUDGE_PROTOCOL ?= position
 # directory that holds a run (committed or interrupted; a finished one plays nothing more),
 # writes each run's report into its directory, then $(REPRODUCTION) from every set present (not only those run).
 define thesis-sets
-	@set -e; for s in $(1); do for c in $(foreach n,$(THESIS_ONLY),configs/thesis/$$s/$(n).yaml); do \
+	@set -e; for s in $(1); do for c in $(foreach n,$(THESIS_ONLY),$(THESIS_CONFIGS)/$$s/$(n).yaml); do \
 		[ -f $$c ] || continue; d=$(THESIS_RESULTS)/$$s/$$(basename $$c .yaml); \
 		if [ -f $$d/sweep.json ] || [ -f $$d/config.yaml ]; then ./$(BIN) run $(RUN_FLAGS) --resume $$d; \
 		else ./$(BIN) run $(RUN_FLAGS) $$c --out $$d; fi; \
 		./$(BIN) report $$d; \
 	done; done
-	./$(BIN) report --thesis $(REPRODUCTION) $$(for s in $(THESIS_ALL_SETS); do \
+	$(GO) run ./studies/thesis/cmd/thesis-report --out $(REPRODUCTION) $$(for s in $(THESIS_ALL_SETS); do \
 		[ -d $(THESIS_RESULTS)/$$s ] && echo $(THESIS_RESULTS)/$$s; done)
 endef
 
@@ -149,25 +152,27 @@ reproduce: build stockfish
 		./$(BIN) analyze $$r --protocol $(REJUDGE_PROTOCOL) --depth $$dep --workers 2 --out $$j.tmp > /dev/null; \
 		mv $$j.tmp $$j; \
 	done; done
-	./$(BIN) report --thesis $(REPRODUCTION) $$(for s in $(THESIS_ALL_SETS); do \
+	$(GO) run ./studies/thesis/cmd/thesis-report --out $(REPRODUCTION) $$(for s in $(THESIS_ALL_SETS); do \
 		[ -d $(THESIS_RESULTS)/$$s ] && echo $(THESIS_RESULTS)/$$s; done)
 
 # ablation: preset strong against strong minus each technique (docs/ablation.md), 1,000
 # node-limited games a technique (about 25 min each on 2 cores), one config after another;
-# a run already in results/ablation/ (committed, or interrupted) is resumed, a finished one
+# a run already in $(ABLATION_RESULTS)/ (committed, or interrupted) is resumed, a finished one
 # left as it is. ABLATION=no-lmr (or several, space-separated) runs only those.
-ABLATION ?= $(patsubst configs/ablation/%.yaml,%,$(wildcard configs/ablation/no-*.yaml))
+ABLATION_CONFIGS ?= studies/ablation/configs
+ABLATION_RESULTS ?= results/ablation
+ABLATION ?= $(patsubst $(ABLATION_CONFIGS)/%.yaml,%,$(wildcard $(ABLATION_CONFIGS)/no-*.yaml))
 
 ablation: build
-	@set -e; for x in $(ABLATION); do d=results/ablation/$$x; \
+	@set -e; for x in $(ABLATION); do d=$(ABLATION_RESULTS)/$$x; \
 		if [ -f $$d/config.yaml ]; then ./$(BIN) run --resume $$d; \
-		else ./$(BIN) run configs/ablation/$$x.yaml --out $$d; fi; \
+		else ./$(BIN) run $(ABLATION_CONFIGS)/$$x.yaml --out $$d; fi; \
 	done
 
 # The report of the ablation runs played so far (docs/ablation.md's Elo column is its
 # head-to-head table).
 ablation-report: build
-	./$(BIN) report $(sort $(wildcard results/ablation/no-*)) --out results/ablation/report
+	./$(BIN) report $(sort $(wildcard $(ABLATION_RESULTS)/no-*)) --out $(ABLATION_RESULTS)/report
 
 # The shipped nets (docs/models.md): labelled data, the supervised and self-play nets, the
 # held-out test set, and the ACPL of the network engines. Data goes to data/ (ignored by git).

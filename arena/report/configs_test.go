@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -26,11 +25,15 @@ const configsDir = "configs"
 // k8sDir holds the Kubernetes manifests of docs/cluster.md.
 var k8sDir = filepath.Join(configsDir, "deploy", "k8s")
 
-// Every shipped config loads: names, options and openings resolve.
+// studiesDir holds the studies (studies/README.md), each with its configs.
+const studiesDir = "studies"
+
+// Every shipped config, the tool's and the studies', loads: names, options
+// and openings resolve.
 func TestShippedConfigsLoad(t *testing.T) {
 	t.Chdir("../..")
 	n := 0
-	err := filepath.WalkDir(configsDir, func(path string, d fs.DirEntry, err error) error {
+	walk := func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -45,101 +48,13 @@ func TestShippedConfigsLoad(t *testing.T) {
 			t.Errorf("%v", err)
 		}
 		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	}
+	for _, dir := range []string{configsDir, studiesDir} {
+		if err := filepath.WalkDir(dir, walk); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if n < 7 {
-		t.Errorf("%d configs under %s, want at least the demo and the 6 thesis configs", n, configsDir)
+		t.Errorf("%d configs under %s and %s, want at least the demo and the 6 thesis configs", n, configsDir, studiesDir)
 	}
-}
-
-// The thesis configs (configs/thesis/SET/*.yaml) carry THESIS.md 1.6's
-// settings: every row of every experiment exactly once per set, the
-// experiment's move limit and judge depth, the thesis's heuristic engine
-// against the experiment's engine; faithful and time-matched at the row's
-// seconds per move and game count (time-matched from a book in game
-// pairs), compute-matched at the row's node budgets from a book in pairs.
-func TestThesisConfigs(t *testing.T) {
-	t.Chdir("../..")
-	for _, set := range []string{"faithful", "time", "compute", "compute-more"} {
-		files, err := filepath.Glob(filepath.Join(configsDir, "thesis", set, "*.yaml"))
-		if err != nil || len(files) == 0 {
-			t.Fatalf("%s: no configs (%v)", set, err)
-		}
-		covered := map[string]int{} // experiment ID and row index
-		for _, path := range files {
-			cfg, err := config.Load(path)
-			if err != nil {
-				t.Errorf("%v", err)
-				continue
-			}
-			settings := []*config.Config{cfg}
-			if cfg.Sweep != nil {
-				settings = cfg.Sweep.Configs
-			}
-			for _, c := range settings {
-				exp, row, msg := thesisRowOf(set, c)
-				if msg != "" {
-					t.Errorf("%s (%s): %s", path, c.Name, msg)
-					continue
-				}
-				covered[fmt.Sprintf("%s row %d", exp.ID, row)]++
-			}
-		}
-		for _, exp := range Thesis {
-			for i := range exp.Rows {
-				if k := fmt.Sprintf("%s row %d", exp.ID, i); covered[k] != 1 {
-					t.Errorf("%s: %s played by %d settings, want 1", set, k, covered[k])
-				}
-			}
-		}
-	}
-}
-
-// thesisRowOf finds the experiment and row a config setting of the set
-// reproduces, or says what is wrong with it.
-func thesisRowOf(set string, c *config.Config) (*ThesisExperiment, int, string) {
-	if len(c.Engines) != 2 || c.Engines[0].Engine != HeuristicEngine ||
-		c.Engines[0].Options["preset"] != "thesis" || c.Engines[0].Options["pst"] != "thesis" {
-		return nil, 0, "want the heuristic engine (preset thesis, pst thesis) first and one opponent"
-	}
-	var exp *ThesisExperiment
-	for i := range Thesis {
-		if Thesis[i].Opponent == c.Engines[1].Engine && Thesis[i].MaxMoves == c.MaxMoves {
-			exp = &Thesis[i]
-		}
-	}
-	if exp == nil {
-		return nil, 0, fmt.Sprintf("no thesis experiment of the heuristic engine against %s at %d plies", c.Engines[1].Engine, c.MaxMoves)
-	}
-	if c.Judge.Off || c.Judge.Depth != exp.JudgeDepth {
-		return nil, 0, fmt.Sprintf("judge depth %d, want %d", c.Judge.Depth, exp.JudgeDepth)
-	}
-	book := c.Openings != nil && c.Pairs
-	heur, opp := c.Engines[0].Limits, c.Engines[1].Limits
-	for i, r := range exp.Rows {
-		switch set {
-		case "faithful", "time":
-			if heur.MoveTime.D() != r.MoveTime || opp.MoveTime.D() != r.MoveTime {
-				continue
-			}
-			if c.Games != r.Games {
-				return nil, 0, fmt.Sprintf("%d games, want the thesis's %d", c.Games, r.Games)
-			}
-			if book != (set == "time") {
-				return nil, 0, fmt.Sprintf("openings %+v pairs %v: faithful from the start position, time-matched from a book in pairs", c.Openings, c.Pairs)
-			}
-		default:
-			if heur.Nodes != r.HeurBudget || heur.MoveTime != 0 || opp.Nodes != r.OppBudget.Nodes ||
-				opp.Depth != r.OppBudget.Depth || opp.MoveTime != 0 {
-				continue
-			}
-			if !book || c.Games%2 != 0 || (set == "compute-more") != (c.Openings.Start > 1) {
-				return nil, 0, fmt.Sprintf("openings %+v, pairs %v, %d games: want a book in pairs, even games, compute-more past the first openings", c.Openings, c.Pairs, c.Games)
-			}
-		}
-		return exp, i, ""
-	}
-	return nil, 0, fmt.Sprintf("limits %v / %v match no row of %s", heur, opp, exp.ID)
 }

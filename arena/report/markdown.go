@@ -21,16 +21,16 @@ func (r *Report) Markdown() []byte {
 	}
 	if r.Combined != nil {
 		b.WriteString("## All runs\n\n")
-		writeMarkdownTable(&b, r.Combined)
+		WriteMarkdownTable(&b, r.Combined)
 		b.WriteString("\n")
 	}
 	if r.HeadToHead != nil {
 		b.WriteString("## Head to head\n\n" + headToHeadNote + "\n\n")
-		writeMarkdownTable(&b, r.HeadToHead)
+		WriteMarkdownTable(&b, r.HeadToHead)
 		b.WriteString("\n")
 	}
 	for _, f := range r.Figures {
-		writeMarkdownFigure(&b, r.Dir, f)
+		WriteMarkdownFigure(&b, r.Dir, f)
 	}
 	for _, s := range r.Sections {
 		// The anchor is what the table of all runs links to.
@@ -44,7 +44,7 @@ func (r *Report) Markdown() []byte {
 			b.WriteString("- **Games (PGN):** none kept (output.pgn: none)\n")
 		}
 		b.WriteString("\n### Results\n\n")
-		writeMarkdownTable(&b, s.Results)
+		WriteMarkdownTable(&b, s.Results)
 		b.WriteString("\n")
 		for _, l := range s.EloLines {
 			fmt.Fprintf(&b, "- %s\n", mdEscape(l))
@@ -54,22 +54,22 @@ func (r *Report) Markdown() []byte {
 		}
 		if s.Crosstable != nil {
 			b.WriteString("### Crosstable\n\nPoints of the row's engine against the column's, out of the games they played (+wins =draws -losses).\n\n")
-			writeMarkdownTable(&b, s.Crosstable)
+			WriteMarkdownTable(&b, s.Crosstable)
 			b.WriteString("\n")
 		}
 		if s.Ratings != nil || s.RatingsNote != "" {
 			b.WriteString("### Ratings\n\n")
 			if s.Ratings != nil {
-				writeMarkdownTable(&b, s.Ratings)
+				WriteMarkdownTable(&b, s.Ratings)
 				b.WriteString("\n")
 			}
 			fmt.Fprintf(&b, "%s\n\n", mdEscape(s.RatingsNote))
 		}
 		b.WriteString("### Games\n\n")
-		writeMarkdownTable(&b, s.Games)
+		WriteMarkdownTable(&b, s.Games)
 		b.WriteString("\n")
 		for _, f := range s.Figures {
-			writeMarkdownFigure(&b, r.Dir, f)
+			WriteMarkdownFigure(&b, r.Dir, f)
 		}
 		b.WriteString("### Configuration (config.yaml)\n\n```yaml\n")
 		b.WriteString(strings.TrimRight(s.Run.Config, "\n"))
@@ -85,12 +85,15 @@ func runList(runs []*Run) string {
 	return fmt.Sprintf("%d run directories", len(runs))
 }
 
-func writeMarkdownFigure(b *bytes.Buffer, dir string, f *Rendered) {
+// WriteMarkdownFigure writes f's PNG as an image with its caption and a
+// link to its SVG, both linked relative to dir, the Markdown file's.
+func WriteMarkdownFigure(b *bytes.Buffer, dir string, f *Rendered) {
 	fmt.Fprintf(b, "![%s](%s)\n\n", mdEscape(f.Title), relLink(dir, f.PNG))
 	fmt.Fprintf(b, "*%s* ([SVG](%s))\n\n", mdEscape(f.Caption), relLink(dir, f.SVG))
 }
 
-func writeMarkdownTable(b *bytes.Buffer, t *Table) {
+// WriteMarkdownTable writes t as a GitHub Markdown table, cells escaped.
+func WriteMarkdownTable(b *bytes.Buffer, t *Table) {
 	row := func(cells []string) {
 		b.WriteString("|")
 		for _, c := range cells {

@@ -197,11 +197,11 @@ func sweepFigures(prefix string, series []Series, axis Axis) []*Figure {
 		for _, p := range s.Points {
 			cpl, nodes := engineMoves(p.Run, p.Engine.Name)
 			if p.Engine.ACPL != nil {
-				_, half := ratioInterval(cpl)
+				_, half := RatioInterval(cpl)
 				la.Points = append(la.Points, plotter.XY{X: p.X, Y: *p.Engine.ACPL})
 				la.Err = append(la.Err, half)
 			}
-			_, half := ratioInterval(nodes)
+			_, half := RatioInterval(nodes)
 			ln.Points = append(ln.Points, plotter.XY{X: p.X, Y: p.Engine.AvgNodes})
 			ln.Err = append(ln.Err, half)
 		}
@@ -246,7 +246,7 @@ func anyMeasured(series []Series) bool {
 // per engine.
 func runFigures(r *Run, slug string) []*Figure {
 	// One value per game at a ply: the games are independent samples.
-	type acc struct{ time, cpl []clusterSum }
+	type acc struct{ time, cpl []Cluster }
 	per := map[string]map[int]*acc{}
 	judged := false
 	for _, m := range r.Moves {
@@ -258,9 +258,9 @@ func runFigures(r *Run, slug string) []*Figure {
 			a = &acc{}
 			per[m.Engine][m.Ply] = a
 		}
-		a.time = append(a.time, clusterSum{m.Time, 1})
+		a.time = append(a.time, Cluster{m.Time, 1})
 		if m.CPL != nil {
-			a.cpl = append(a.cpl, clusterSum{*m.CPL, 1})
+			a.cpl = append(a.cpl, Cluster{*m.CPL, 1})
 			judged = true
 		}
 	}
@@ -278,11 +278,11 @@ func runFigures(r *Run, slug string) []*Figure {
 		lt, lc := Line{Name: e.Name, Color: i}, Line{Name: e.Name, Color: i}
 		for _, p := range plies {
 			a := per[e.Name][p]
-			t, th := ratioInterval(a.time)
+			t, th := RatioInterval(a.time)
 			lt.Points = append(lt.Points, plotter.XY{X: float64(p), Y: t})
 			lt.Err = append(lt.Err, th)
 			if len(a.cpl) > 0 {
-				c, ch := ratioInterval(a.cpl)
+				c, ch := RatioInterval(a.cpl)
 				lc.Points = append(lc.Points, plotter.XY{X: float64(p), Y: c})
 				lc.Err = append(lc.Err, ch)
 			}
@@ -433,8 +433,8 @@ type Rendered struct {
 	InlineSVG string
 }
 
-// render writes the figure as dir/NAME.png and dir/NAME.svg.
-func (f *Figure) render(dir string) (*Rendered, error) {
+// Render writes the figure as dir/NAME.png and dir/NAME.svg.
+func (f *Figure) Render(dir string) (*Rendered, error) {
 	out := &Rendered{Figure: f, PNG: filepath.Join(dir, f.Name+".png"), SVG: filepath.Join(dir, f.Name+".svg")}
 	for _, o := range []struct{ format, path string }{{"png", out.PNG}, {"svg", out.SVG}} {
 		data, err := f.draw(o.format)

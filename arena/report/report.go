@@ -124,7 +124,7 @@ func build(runs []*Run, dir string) (*Report, error) {
 	}
 	series, axis := Sweep(runs)
 	for _, f := range sweepFigures("", series, axis) {
-		r, err := f.render(plots)
+		r, err := f.Render(plots)
 		if err != nil {
 			return nil, err
 		}
@@ -189,7 +189,7 @@ func section(r *Run, slug, dir string) (*Section, error) {
 	}
 	s.Games = gamesTable(sum)
 	for _, f := range runFigures(r, slug) {
-		rf, err := f.render(filepath.Join(dir, PlotsDir))
+		rf, err := f.Render(filepath.Join(dir, PlotsDir))
 		if err != nil {
 			return nil, err
 		}
@@ -281,7 +281,7 @@ var resultsHeader = []string{"Engine", "Limits", "Games", "Wins", "Draws", "Loss
 // resultsTable is summary.md's table with the limits, the judge's error
 // classes and the games lost by failing.
 func resultsTable(s *record.Summary) *Table {
-	t := &Table{Header: resultsHeader, Right: rightFrom(2, len(resultsHeader))}
+	t := &Table{Header: resultsHeader, Right: RightFrom(2, len(resultsHeader))}
 	for _, e := range s.Engines {
 		classes := "-"
 		if j := e.Judge; j != nil {
@@ -319,7 +319,7 @@ func crosstable(s *record.Summary) *Table {
 		return nil
 	}
 	header := append(append([]string{"Engine"}, ct.Engines...), "Points", "Games")
-	t := &Table{Header: header, Right: rightFrom(1, len(header))}
+	t := &Table{Header: header, Right: RightFrom(1, len(header))}
 	for i, r := range ct.Rows {
 		row := texts(r.Engine)
 		for j, c := range r.Cells {
@@ -345,7 +345,7 @@ func ratingsTable(s *record.Summary) *Table {
 	}
 	players := s.Ratings.Ranked()
 	header := []string{"Rank", "Engine", "Elo ± 95%", "Interval", "Games", "Points", "Score %"}
-	t := &Table{Header: header, Right: rightFrom(2, len(header))}
+	t := &Table{Header: header, Right: RightFrom(2, len(header))}
 	t.Right[0] = true
 	for i, p := range players {
 		name := p.Name
@@ -418,7 +418,7 @@ func combinedTable(series []Series, axis Axis, sections []*Section) *Table {
 	ordered := slices.Clone(sections)
 	first := func(s *Section) float64 { return points[key{s.Run, s.Run.Summary.Engines[0].Name}].X }
 	sort.SliceStable(ordered, func(a, b int) bool { return first(ordered[a]) < first(ordered[b]) })
-	t := &Table{Header: slices.Clone(combinedHeader), Right: rightFrom(3, len(combinedHeader))}
+	t := &Table{Header: slices.Clone(combinedHeader), Right: RightFrom(3, len(combinedHeader))}
 	t.Header[1], t.Right[1] = "Time/move (s)", true
 	if axis.Swept || axis.Limit != "" {
 		t.Header[1] = axis.Label
@@ -447,7 +447,7 @@ var headToHeadHeader = []string{"Run", "Pairing", "Games", "W-L-D", "Score %", "
 // first engine's view, with nil when no run has a pairing (a gauntlet of
 // one engine has none).
 func headToHeadTable(sections []*Section) *Table {
-	t := &Table{Header: headToHeadHeader, Right: rightFrom(2, len(headToHeadHeader))}
+	t := &Table{Header: headToHeadHeader, Right: RightFrom(2, len(headToHeadHeader))}
 	t.Right[3], t.Right[7] = false, false
 	for _, s := range sections {
 		for _, p := range s.Run.Summary.Pairs {
@@ -497,7 +497,8 @@ func texts(ss ...string) []Cell {
 	return out
 }
 
-func rightFrom(first, n int) []bool {
+// RightFrom right-aligns the columns from first on of n (the numbers).
+func RightFrom(first, n int) []bool {
 	r := make([]bool, n)
 	for i := first; i < n; i++ {
 		r[i] = true

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"arena/arena/report"
 )
@@ -16,16 +15,12 @@ func init() {
 func runReport(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("out", "", "report `DIR` (default: the directory given, when there is one and no --thesis)")
-	thesis := fs.String("thesis", "", "write `FILE`: the runs of the thesis's experiments next to the thesis's tables (docs/reproduction.md), plots in img/reproduction beside it")
+	out := fs.String("out", "", "report `DIR` (default: the directory given, when there is one)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: arena report DIR... [--out DIR]")
-		fmt.Fprintln(stderr, "       arena report --thesis FILE DIR... [--out DIR]")
 		fmt.Fprintln(stderr, "\nReads run directories of arena run (summary.json, moves.csv, config.yaml; a sweep's")
 		fmt.Fprintln(stderr, "directory, or any directory holding run directories, stands for all of them) and writes")
-		fmt.Fprintln(stderr, "report.md, report.html and plots/ (PNG and SVG) into the report directory; with --thesis")
-		fmt.Fprintln(stderr, "the comparison with the thesis's tables, and the report only if --out is given")
-		fmt.Fprintln(stderr, "(see docs/report.md).")
+		fmt.Fprintln(stderr, "report.md, report.html and plots/ (PNG and SVG) into the report directory (see docs/report.md).")
 		fs.PrintDefaults()
 	}
 	dirs, code, ok := parseArgs(fs, args)
@@ -36,10 +31,10 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	case len(dirs) == 0:
 		fs.Usage()
 		return 2
-	case *out == "" && *thesis == "" && len(dirs) > 1:
+	case *out == "" && len(dirs) > 1:
 		fmt.Fprintln(stderr, "arena report: several directories: name the report directory with --out DIR")
 		return 2
-	case *out == "" && *thesis == "":
+	case *out == "":
 		*out = dirs[0]
 	}
 	runs, err := report.Load(dirs...)
@@ -47,19 +42,10 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arena report: %v\n", err)
 		return 1
 	}
-	if *out != "" {
-		if _, err := report.Write(runs, *out); err != nil {
-			fmt.Fprintf(stderr, "arena report: %v\n", err)
-			return 1
-		}
-		fmt.Fprintf(stdout, "Report of %d run(s) in %s (%s, %s, %s/)\n", len(runs), *out, report.MarkdownFile, report.HTMLFile, report.PlotsDir)
+	if _, err := report.Write(runs, *out); err != nil {
+		fmt.Fprintf(stderr, "arena report: %v\n", err)
+		return 1
 	}
-	if *thesis != "" {
-		if err := report.WriteReproduction(runs, *thesis); err != nil {
-			fmt.Fprintf(stderr, "arena report: %v\n", err)
-			return 1
-		}
-		fmt.Fprintf(stdout, "Thesis comparison in %s (plots in %s)\n", *thesis, filepath.Join(filepath.Dir(*thesis), report.ReproductionPlotsDir))
-	}
+	fmt.Fprintf(stdout, "Report of %d run(s) in %s (%s, %s, %s/)\n", len(runs), *out, report.MarkdownFile, report.HTMLFile, report.PlotsDir)
 	return 0
 }

@@ -48,7 +48,7 @@
 // reduction table are the customary ones for a PeSTO-sized evaluation, not
 // tuned on this engine's games: they were kept where the fixed-depth node
 // count of the bench positions fell (docs/ablation.md), and what each buys
-// in Elo is for the ablation configs (configs/ablation) to say. The search
+// in Elo is for the ablation configs (studies/ablation/configs) to say. The search
 // stays fail-hard, as the thesis's, so pruning returns the bound it proved.
 package heuristic
 
