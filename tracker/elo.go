@@ -8,9 +8,6 @@ import (
 )
 
 const (
-	// z95 is the two-sided 95% quantile of the normal distribution
-	// (fastchess's CI95ZSCORE).
-	z95 = 1.959964
 	// neloPerT converts a t-value (score excess over its standard deviation
 	// per game) to normalized Elo: fishtest's nelo_divided_by_nt, 800/ln 10.
 	neloPerT = 800 / math.Ln10
@@ -104,7 +101,7 @@ type estimate struct {
 // 0.025^(1/n), so Elo > scoreToElo(0.025^(1/n)) (+28.4 for 6 games won), and
 // symmetrically for all lost.
 func estimateScore(s, v, n, pv float64) estimate {
-	margin := z95 * math.Sqrt(v/n)
+	margin := Z95 * math.Sqrt(v/n)
 	nelo := func(x float64) float64 { return (x - 0.5) / math.Sqrt(pv) * neloPerT }
 	e := estimate{
 		elo:      scoreToElo(s),

@@ -81,7 +81,7 @@ func TestEloByHand(t *testing.T) {
 	}
 	// nElo's interval is symmetric: ±1.959964·347.43559/sqrt(N) whatever the
 	// results (20 games: ±152.267).
-	if r := Elo(10, 5, 5); !near(r.NEloError(), z95*neloPerT/math.Sqrt(20), 1e-9) || !near(r.NEloError(), 152.26756, 1e-4) {
+	if r := Elo(10, 5, 5); !near(r.NEloError(), Z95*neloPerT/math.Sqrt(20), 1e-9) || !near(r.NEloError(), 152.26756, 1e-4) {
 		t.Errorf("nElo ± of 20 games = %v, want 152.26756", r.NEloError())
 	}
 	if s := Elo(10, 5, 5).String(); s != "Elo +88.7 [-39.6, +248.2] LOS 91.1% draws 25.0% (20 games)" {

@@ -143,7 +143,7 @@ func FitRatings(players []string, records []PairRecord, anchor string) (Ratings,
 		r := &out.Players[i]
 		r.Elo = beta[i] * eloPerNat
 		r.SE = math.Sqrt(math.Max(cov[k][k], 0)) * eloPerNat
-		r.Low, r.High = r.Elo-z95*r.SE, r.Elo+z95*r.SE
+		r.Low, r.High = r.Elo-Z95*r.SE, r.Elo+Z95*r.SE
 	}
 	return out, nil
 }
@@ -287,7 +287,7 @@ func (r Rating) String() string {
 	if math.IsNaN(r.Elo) || math.IsNaN(r.SE) {
 		return "n/a"
 	}
-	return fmt.Sprintf("%s ± %.1f", fmtElo(r.Elo), z95*r.SE)
+	return fmt.Sprintf("%s ± %.1f", fmtElo(r.Elo), Z95*r.SE)
 }
 
 // Ranked returns the players best first: by rating, ties and unrated (NaN)

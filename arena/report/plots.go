@@ -19,6 +19,7 @@ import (
 
 	"arena/arena/record"
 	"arena/internal/atomicfile"
+	"arena/tracker"
 )
 
 // Plot size without the legend below it: 6 × 4 inches (576 × 384 pixels in
@@ -197,13 +198,11 @@ func sweepFigures(prefix string, series []Series, axis Axis) []*Figure {
 		for _, p := range s.Points {
 			cpl, nodes := engineMoves(p.Run, p.Engine.Name)
 			if p.Engine.ACPL != nil {
-				_, half := RatioInterval(cpl)
 				la.Points = append(la.Points, plotter.XY{X: p.X, Y: *p.Engine.ACPL})
-				la.Err = append(la.Err, half)
+				la.Err = append(la.Err, tracker.Ratio(cpl).Half())
 			}
-			_, half := RatioInterval(nodes)
 			ln.Points = append(ln.Points, plotter.XY{X: p.X, Y: p.Engine.AvgNodes})
-			ln.Err = append(ln.Err, half)
+			ln.Err = append(ln.Err, tracker.Ratio(nodes).Half())
 		}
 		if len(la.Points) > 0 {
 			acpl.Lines = append(acpl.Lines, la)
@@ -246,7 +245,7 @@ func anyMeasured(series []Series) bool {
 // per engine.
 func runFigures(r *Run, slug string) []*Figure {
 	// One value per game at a ply: the games are independent samples.
-	type acc struct{ time, cpl []Cluster }
+	type acc struct{ time, cpl []tracker.Cluster }
 	per := map[string]map[int]*acc{}
 	judged := false
 	for _, m := range r.Moves {
@@ -258,9 +257,9 @@ func runFigures(r *Run, slug string) []*Figure {
 			a = &acc{}
 			per[m.Engine][m.Ply] = a
 		}
-		a.time = append(a.time, Cluster{m.Time, 1})
+		a.time = append(a.time, tracker.Cluster{Sum: m.Time, N: 1})
 		if m.CPL != nil {
-			a.cpl = append(a.cpl, Cluster{*m.CPL, 1})
+			a.cpl = append(a.cpl, tracker.Cluster{Sum: *m.CPL, N: 1})
 			judged = true
 		}
 	}
@@ -278,13 +277,13 @@ func runFigures(r *Run, slug string) []*Figure {
 		lt, lc := Line{Name: e.Name, Color: i}, Line{Name: e.Name, Color: i}
 		for _, p := range plies {
 			a := per[e.Name][p]
-			t, th := RatioInterval(a.time)
-			lt.Points = append(lt.Points, plotter.XY{X: float64(p), Y: t})
-			lt.Err = append(lt.Err, th)
+			t := tracker.Ratio(a.time)
+			lt.Points = append(lt.Points, plotter.XY{X: float64(p), Y: t.Value})
+			lt.Err = append(lt.Err, t.Half())
 			if len(a.cpl) > 0 {
-				c, ch := RatioInterval(a.cpl)
-				lc.Points = append(lc.Points, plotter.XY{X: float64(p), Y: c})
-				lc.Err = append(lc.Err, ch)
+				c := tracker.Ratio(a.cpl)
+				lc.Points = append(lc.Points, plotter.XY{X: float64(p), Y: c.Value})
+				lc.Err = append(lc.Err, c.Half())
 			}
 		}
 		if len(lt.Points) > 0 {

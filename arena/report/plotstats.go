@@ -8,14 +8,16 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+
+	"arena/tracker"
 )
 
 // engineMoves sums an engine's moves of a run per game (the clusters of
-// RatioInterval: the moves of one game are not independent, so 2 games must
+// tracker.Ratio: the moves of one game are not independent, so 2 games must
 // not look like 100 samples): the centipawn loss of its judged moves and the
 // nodes of all of them.
-func engineMoves(r *Run, engine string) (cpl, nodes []Cluster) {
-	type acc struct{ cpl, nodes Cluster }
+func engineMoves(r *Run, engine string) (cpl, nodes []tracker.Cluster) {
+	type acc struct{ cpl, nodes tracker.Cluster }
 	byGame := map[int]*acc{}
 	var order []int
 	for _, m := range r.Moves {
@@ -115,34 +117,4 @@ func errorBars(l Line, logY bool) (*plotter.YErrorBars, error) {
 		plotter.XYs
 		plotter.YErrors
 	}{pts, errs})
-}
-
-// Cluster is one game's sum of a per-move quantity of an engine (its
-// centipawn losses, its nodes) and the number of moves summed.
-type Cluster struct{ Sum, N float64 }
-
-// RatioInterval is the pooled ratio sum/n over the clusters and the
-// half-width of its 95% interval by the delta method with clusters as the
-// units: NaN ratio without judged moves, NaN half-width with fewer than 2
-// clusters.
-func RatioInterval(cs []Cluster) (ratio, half float64) {
-	var sum, n float64
-	for _, c := range cs {
-		sum += c.Sum
-		n += c.N
-	}
-	if n == 0 {
-		return math.NaN(), math.NaN()
-	}
-	ratio = sum / n
-	k := float64(len(cs))
-	if k < 2 {
-		return ratio, math.NaN()
-	}
-	var ss float64
-	for _, c := range cs {
-		d := c.Sum - ratio*c.N
-		ss += d * d
-	}
-	return ratio, 1.96 * math.Sqrt(k/(k-1)*ss) / n
 }
