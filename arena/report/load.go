@@ -67,6 +67,9 @@ type Move struct {
 	Time   float64 // seconds, go to bestmove
 	Nodes  int64
 	CPL    *float64 // nil when the judge was off
+	// Eval is the judge's evaluation after the move (moves.csv eval_cp),
+	// nil when the judge was off or the column is absent.
+	Eval *float64
 }
 
 // Load reads the directories in order. A run directory holds summary.json,
@@ -327,6 +330,13 @@ func readMoves(path string) ([]Move, error) {
 				return nil, bad("cpl")
 			}
 			m.CPL = &v
+		}
+		if i, ok := col["eval_cp"]; ok && rec[i] != "" {
+			v, err := strconv.ParseFloat(rec[i], 64)
+			if err != nil {
+				return nil, bad("eval_cp")
+			}
+			m.Eval = &v
 		}
 		moves = append(moves, m)
 	}

@@ -90,8 +90,8 @@ func thesisRowOf(set string, c *config.Config) (*ThesisExperiment, int, string) 
 				return nil, 0, fmt.Sprintf("openings %+v pairs %v: faithful from the start position, time-matched from a book in pairs", c.Openings, c.Pairs)
 			}
 		default:
-			if heur.Nodes != r.HeurBudget || heur.MoveTime != 0 || opp.Nodes != r.OppBudget.Nodes ||
-				opp.Depth != r.OppBudget.Depth || opp.MoveTime != 0 {
+			if heur.Nodes != r.Budget.HeurNodes || heur.MoveTime != 0 || opp.Nodes != r.Budget.Opp.Nodes ||
+				opp.Depth != r.Budget.Opp.Depth || opp.MoveTime != 0 {
 				continue
 			}
 			if !book || c.Games%2 != 0 || (set == "compute-more") != (c.Openings.Start > 1) {

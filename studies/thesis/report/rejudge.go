@@ -1,11 +1,11 @@
 package report
 
 import (
-	arep "arena/arena/report"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
+
+	"arena/tracker"
 )
 
 // The re-judgings of a run (arena report's Rejudge, RUN/judge-P.json) in the
@@ -27,21 +27,25 @@ func rejudgeLabels(v *variant) []string {
 	return slices.Compact(labels)
 }
 
-// rejudgedClusters are the engine's games at the setting as judged by the
-// judging labelled label, over the runs that have it.
-func rejudgedClusters(s *setting, name, label string) []arep.Cluster {
-	var games []arep.Cluster
+// rejudgedClusters are the engine's distinct games at the setting as judged
+// by the judging labelled label, over the runs that have it. A re-judging
+// lists the run's games in their order, so its i-th game is the summary's.
+func rejudgedClusters(s *setting, name, label string) []tracker.Cluster {
+	var games []tracker.Cluster
 	for _, r := range s.runs {
 		for _, j := range r.Rejudges {
 			if j.Label() != label {
 				continue
 			}
-			for _, g := range j.Games {
+			for i, g := range j.Games {
+				if i < len(r.Summary.Games) && !s.first[gameRef{r, r.Summary.Games[i].Game}] {
+					continue
+				}
 				switch name {
 				case g.White:
-					games = append(games, arep.Cluster{Sum: g.WhiteStats.CPLSum, N: float64(g.WhiteStats.Moves)})
+					games = append(games, tracker.Cluster{Sum: g.WhiteStats.CPLSum, N: float64(g.WhiteStats.Moves)})
 				case g.Black:
-					games = append(games, arep.Cluster{Sum: g.BlackStats.CPLSum, N: float64(g.BlackStats.Moves)})
+					games = append(games, tracker.Cluster{Sum: g.BlackStats.CPLSum, N: float64(g.BlackStats.Moves)})
 				}
 			}
 		}
@@ -50,17 +54,10 @@ func rejudgedClusters(s *setting, name, label string) []arep.Cluster {
 }
 
 // rejudgedACPL is the engine's ACPL at the setting by the judging labelled
-// label, pooled over the runs that have it, with its 95% interval (games as
-// clusters, as statsOf); "–" when no run has it.
+// label, pooled over the runs that have it, with its 95% t interval (games
+// as clusters, as statsOf); "–" when no run has it.
 func rejudgedACPL(s *setting, name, label string) string {
-	acpl, half := arep.RatioInterval(rejudgedClusters(s, name, label))
-	if math.IsNaN(acpl) {
-		return "–"
-	}
-	if math.IsNaN(half) {
-		return fmt.Sprintf("%.0f", acpl)
-	}
-	return fmt.Sprintf("%.0f ± %.0f", acpl, half)
+	return fmtEstimate(tracker.Ratio(rejudgedClusters(s, name, label)), 0)
 }
 
 // rejudgeColumns are the comparison table's extra columns: per judging,

@@ -1,7 +1,6 @@
 package report
 
 import (
-	arep "arena/arena/report"
 	"fmt"
 	"math"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"arena/arena/record"
+	arep "arena/arena/report"
 )
 
 func TestClassify(t *testing.T) {
@@ -59,27 +59,28 @@ func TestComparisonTable(t *testing.T) {
 	}
 	s0 := variants[0].settings[0]
 	hs, ns := statsOf(s0, h.Name), statsOf(s0, nn.Name)
-	if math.IsNaN(hs.acplHalf) || math.IsNaN(ns.medianNodes) {
+	if math.IsNaN(hs.acpl.Half()) || math.IsNaN(ns.medianNodes) {
 		t.Fatalf("no interval or median from the fixture's 2 judged games: %+v %+v", hs, ns)
 	}
 	want0 := "0.05 s | – / 2 | – / 0 | – / 0 | – / 2 | – / 0.05 | – / 0.01 | – / " + fmtNodes(h.AvgNodes, hs) + " | – / " + fmtNodes(nn.AvgNodes, ns) +
-		" | – / " + fmtACPLInterval(h.ACPL, hs) + " | – / " + fmtACPLInterval(nn.ACPL, ns) + " | 2 of 2"
+		" | – / " + fmtEstimate(hs.acpl, 0) + " | – / " + fmtEstimate(ns.acpl, 0) + " | " + fmtUncapped(hs) + " | " + fmtUncapped(ns) + " | 2 of 2 | 0"
 	if got := row(0); got != want0 {
 		t.Errorf("row 0:\n%s\nwant\n%s", got, want0)
 	}
-	if got, want := row(2), "1 s | 4 / – | 2 / – | 0 / – | 2 / – | 1.25 / – | 0.01 / – | 26,763 / – | 10 / – | 156 / – | 159 / – | –"; got != want {
+	if got, want := row(2), "1 s | 4 / – | 2 / – | 0 / – | 2 / – | 1.25 / – | 0.01 / – | 26,763 / – | 10 / – | 156 / – | 159 / – | – | – | – | –"; got != want {
 		t.Errorf("row 2:\n%s\nwant\n%s", got, want)
 	}
-	if got, want := row(6), "15 s | 2 / – | 1 / – | 0 / – | 1 / – | 15.24 / – | 0.01 / – | 288,282 / – | 16 / – | 70 / – | 78 / – | –"; got != want {
+	if got, want := row(6), "15 s | 2 / – | 1 / – | 0 / – | 1 / – | 15.24 / – | 0.01 / – | 288,282 / – | 16 / – | 70 / – | 78 / – | – | – | – | –"; got != want {
 		t.Errorf("row 6:\n%s\nwant\n%s", got, want)
 	}
-	// Experiment 2 does not say how often MCTS won, so neither draws.
+	// Experiment 2's times and the opponent's 0 wins are in the thesis's
+	// figures (thesis-tables.yaml), so are its draws.
 	exp2 := comparisonTable(&variant{exp: &Thesis[2]})
 	var cells []string
 	for _, c := range exp2.Rows[0] {
 		cells = append(cells, c.Text)
 	}
-	if got, want := strings.Join(cells, " | "), "1 s | 6 / – | 3 / – | – / – | – / – | – / – | – / – | 22,783 / – | 507 / – | 108 / – | 134 / – | –"; got != want {
+	if got, want := strings.Join(cells, " | "), "1 s | 6 / – | 3 / – | 0 / – | 3 / – | 1.21 / – | 1.00 / – | 22,783 / – | 507 / – | 108 / – | 134 / – | – | – | – | –"; got != want {
 		t.Errorf("exp2 row 0:\n%s\nwant\n%s", got, want)
 	}
 }
@@ -149,7 +150,7 @@ func TestDistinctGames(t *testing.T) {
 	}
 	// Games 1 and 3 repeat (same moves, same White); game 2 has game 1's
 	// moves with the colours swapped, so it is a different game.
-	if n := distinctGames(r); n != 3 {
+	if n := len(firstGames([]*arep.Run{r})); n != 3 {
 		t.Errorf("distinct games %d, want 3", n)
 	}
 }
@@ -164,7 +165,7 @@ func TestExplainNodeRate(t *testing.T) {
 	for _, want := range []string{
 		"At 1 s per move the thesis's heuristic engine searched 21,410 nodes/s (26,763 nodes in 1.25 s), ours 1,000,000 nodes/s: 47 times more nodes at the same time per move (mean depth 9.5).",
 		"Ours: 2 distinct games in 2.",
-		"ours: `m.pt` (from each run's config.yaml)",
+		"every number of the NN here is our net's: `m.pt` (from each run's config.yaml)",
 	} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("notes lack %q:\n%s", want, notes)
@@ -198,13 +199,18 @@ func TestWriteReproduction(t *testing.T) {
 		t.Fatal("the fixture's games have no durations")
 	}
 	for _, want := range []string{
-		"## Experiment 1: 1-ply NN (self-play net) vs heuristic",
-		"### Faithful (the thesis's seconds per move), from the start position (as the thesis)",
-		"### Time-matched (the thesis's seconds per move), from the openings of example.epd, each played with both colours",
+		"## Summary",
+		"**Not reproduced.** The thesis's networks",
+		"| The heuristic engine beats the 1-ply NN | heuristic's score in experiment 1 and its reference match | – | ",
+		"### Experiment 1: 1-ply NN (self-play net) vs heuristic",
+		"#### Faithful (the thesis's seconds per move), from the start position (as the thesis)",
+		"#### Time-matched (the thesis's seconds per move), from the openings of example.epd, each played with both colours",
 		"| 1 s | 4 / – | 2 / – | 0 / – | 2 / – | 1.25 / – |",
 		// Experiments without runs still show the thesis's table.
-		"## Experiment 3: SL net (2-ply alpha-beta) vs heuristic",
-		"| 5 s | 2 / – | 1 / – | – / – | – / – | – / – | – / – | 111,440 / – | 203 / – |",
+		"### Experiment 3: SL net (2-ply alpha-beta) vs heuristic",
+		"| 5 s | 2 / – | 1 / – | 0 / – | 1 / – | 5.31 / – | 0.37 / – | 111,440 / – | 203 / – |",
+		"### Machine, software, seeds and judge",
+		"| Runs | Arena commit | Go | OS | Cores | CPU | Judge | Protocol, depth | Seed |",
 		"Not part of a thesis experiment (not the heuristic engine against nn, mcts or supervised at a movetime or one of the node budgets): `" + runs + "roundrobin-depth`.",
 		"Time the runs' games took at the board (each run's game durations summed, over the games it played at once; the judging and pauses between sessions not counted): " + wall.Round(time.Second).String() + ".",
 		"![NN vs heuristic: ACPL vs time per move](img/reproduction/exp1-faithful-start-acpl-vs-time.png)",
@@ -225,8 +231,44 @@ func TestWriteReproduction(t *testing.T) {
 	}
 }
 
-// The thesis's tables as transcribed: what THESIS.md 1.6 says beside them.
+// The thesis's tables as transcribed in thesis-tables.yaml: what THESIS.md
+// 1.6 says beside them, and the numbers it gives below them (the figures'
+// times, the opponents' 0 wins), which the report once showed as "–".
 func TestThesisData(t *testing.T) {
+	col := func(id string, f func(ThesisRow) string) string {
+		var out []string
+		for _, e := range Thesis {
+			if e.ID == id {
+				for _, r := range e.Rows {
+					out = append(out, f(r))
+				}
+			}
+		}
+		return strings.Join(out, "/")
+	}
+	heurTime := func(r ThesisRow) string { return optFloat(r.HeurTime) }
+	oppTime := func(r ThesisRow) string { return optFloat(r.OppTime) }
+	wins := func(r ThesisRow) string { return optInt(r.OppWins) }
+	for _, c := range []struct{ got, want string }{
+		{col("exp2", heurTime), "1.21/3.24/5.19"}, {col("exp2", oppTime), "1.00/3.00/5.00"},
+		{col("exp3", heurTime), "1.20/2.43/3.22/5.31"}, {col("exp3", oppTime), "0.23/0.28/0.26/0.37"},
+		{col("exp1", wins) + "|" + col("exp1-reference", wins) + "|" + col("exp2", wins) + "|" + col("exp3", wins), "0/0/0/0/0|0|0/0/0|0/0/0/0"},
+		{col("exp1", func(r ThesisRow) string { return r.Figure }), "3.1/3.1/3.1/3.1/3.1"},
+		{col("exp3", func(r ThesisRow) string { return r.Figure }), "3.11/3.12/3.13/3.14"},
+	} {
+		if c.got != c.want {
+			t.Errorf("thesis-tables.yaml: %s, want %s", c.got, c.want)
+		}
+	}
+	for _, bad := range []struct{ yaml, err string }{
+		{"experiments: [{id: x, where: {'games, heur_wins': t}, rows: [{movetime: 1s, figure: '1', games: 2, heur_acpl: 5}]}]", "x: column heur_acpl has no place in THESIS.md"},
+		{"experiments: [{id: x, pages: 3}]", "field pages not found"},
+		{"experiments: [{id: x, rows: [{movetime: 1s, games: 2}]}]", "x row 1: want movetime, figure and games"},
+	} {
+		if _, err := parseTables([]byte(bad.yaml)); err == nil || !strings.Contains(err.Error(), bad.err) {
+			t.Errorf("parseTables(%s): %v, want an error containing %q", bad.yaml, err, bad.err)
+		}
+	}
 	games := map[string]int{"exp1": 16, "exp1-reference": 6, "exp2": 12, "exp3": 14}
 	for _, e := range Thesis {
 		n := 0
@@ -245,29 +287,42 @@ func TestThesisData(t *testing.T) {
 	}
 }
 
-// Medians and the game-clustered ACPL interval from hand-made moves.
+// Medians, the game-clustered ACPL with its t interval over distinct
+// games, and the ACPL without capped moves, from hand-made moves.
 func TestStatsOf(t *testing.T) {
 	cpl := func(v float64) *float64 { return &v }
-	var moves []arep.Move
+	r := &arep.Run{Summary: &record.Summary{}}
 	for i, g := range []struct {
 		game int
 		cpl  float64
-	}{{1, 10}, {1, 20}, {2, 50}, {3, 0}, {3, 0}, {3, 30}} {
-		moves = append(moves, arep.Move{Game: g.game, Engine: "A", Nodes: int64(100 * (i + 1)), CPL: cpl(g.cpl)})
-		moves = append(moves, arep.Move{Game: g.game, Engine: "B", Nodes: 7})
+	}{{1, 10}, {1, 20}, {2, 50}, {3, 0}, {3, 0}, {3, 30}, {4, 10}, {4, 20}, {5, 900}, {5, 60}} {
+		uci := fmt.Sprintf("m%d", i)
+		if g.game == 4 { // game 4 repeats game 1 move for move
+			uci = fmt.Sprintf("m%d", i-6)
+		}
+		r.Moves = append(r.Moves, arep.Move{Game: g.game, Engine: "A", UCI: uci, Nodes: int64(100 * (i + 1)), CPL: cpl(g.cpl)})
+		r.Moves = append(r.Moves, arep.Move{Game: g.game, Engine: "B", UCI: "b" + uci, Nodes: 7})
 	}
-	s := &setting{runs: []*arep.Run{{Moves: moves}}}
+	for g := 1; g <= 5; g++ {
+		r.Summary.Games = append(r.Summary.Games, record.GameSummary{Game: g, White: "A", Black: "B"})
+	}
+	s := &setting{runs: []*arep.Run{r}}
+	s.first = firstGames(s.runs)
 	a := statsOf(s, "A")
-	// Games (30 cp, 2 moves), (50, 1), (30, 3): ACPL 110/6; the residuals
-	// -6.67, 31.67, -25 give sqrt(3/2 * 1672.2)/6 * 1.96 = 16.36.
-	if a.medianNodes != 350 || math.Abs(a.acplHalf-16.36) > 0.01 {
-		t.Errorf("A: median %v (want 350), half-width %.3f (want 16.36)", a.medianNodes, a.acplHalf)
+	// Distinct games 1, 2, 3, 5 (4 repeats 1): 1070 cp in 8 moves, the
+	// capped move (900) among them.
+	if a.medianNodes != 550 || a.acpl.N != 4 || math.Abs(a.acpl.Value-1070.0/8) > 1e-9 || a.capped != 1 {
+		t.Errorf("A: median %v (want 550), ACPL %+v (want 1070/8 over 4 games), %d capped", a.medianNodes, a.acpl, a.capped)
 	}
-	if got := fmtACPLInterval(cpl(18.33), a); got != "18 ± 16" {
-		t.Errorf("formatted %q", got)
+	// Without it: games (30, 2), (50, 1), (30, 3), (60, 1): ACPL 170/7, 3 df.
+	if a.uncapped.N != 4 || math.Abs(a.uncapped.Value-170.0/7) > 1e-9 || a.uncapped.DF != 3 {
+		t.Errorf("A without capped moves: %+v", a.uncapped)
+	}
+	if got, want := fmtUncapped(a), fmtEstimate(a.uncapped, 0)+"; 1 capped"; got != want || !strings.HasSuffix(fmtEstimate(a.acpl, 0), "(n 4)") {
+		t.Errorf("formatted %q, want %q", got, want)
 	}
 	b := statsOf(s, "B")
-	if b.medianNodes != 7 || !math.IsNaN(b.acplHalf) || fmtACPLInterval(nil, b) != "–" {
+	if b.medianNodes != 7 || !math.IsNaN(b.acpl.Value) || fmtUncapped(b) != "–" {
 		t.Errorf("B (not judged): %+v", b)
 	}
 	if got := fmtNodes(10.6, b); got != "11 (median 7)" {
@@ -338,10 +393,11 @@ func TestRejudgeColumns(t *testing.T) {
 	if tab.Header[n-2] != "Heur ACPL, thesis protocol, depth 12 (ours)" || tab.Header[n-1] != "NN ACPL, thesis protocol, depth 12 (ours)" {
 		t.Fatalf("header %v", tab.Header)
 	}
-	// Residuals -100 and +100 of 20 moves: sqrt(2 * 20000)/20 * 1.96 = 19.6.
+	// Residuals -100 and +100 of 20 moves: SE sqrt(2 * 20000)/20 = 10, 1
+	// df: 12.706 * 10 = 127.
 	row := tab.Rows[0]
-	if row[n-2].Text != "20 ± 20" || row[n-1].Text != "20 ± 20" {
-		t.Errorf("re-judged cells %q %q, want 20 ± 20 twice", row[n-2].Text, row[n-1].Text)
+	if row[n-2].Text != "20 ± 127 (n 2)" || row[n-1].Text != "20 ± 127 (n 2)" {
+		t.Errorf("re-judged cells %q %q, want 20 ± 127 (n 2) twice", row[n-2].Text, row[n-1].Text)
 	}
 	if note := strings.Join(explain(variants[0]), "\n"); !strings.Contains(note, "judged again (thesis protocol, depth 12)") {
 		t.Errorf("notes lack the re-judging:\n%s", note)

@@ -1,47 +1,61 @@
 package report
 
 import (
+	"bytes"
+	"fmt"
+	"strings"
 	"time"
 
-	"arena/arena/config"
+	"gopkg.in/yaml.v3"
+
+	"arena/studies/thesis"
 )
 
 // ThesisExperiment is one of the thesis's experiments as its section 1.6
 // reports it (THESIS.md): the built-in heuristic engine against a network
-// engine at a series of times per move.
+// engine at a series of times per move. The numbers are
+// studies/thesis/thesis-tables.yaml's.
 type ThesisExperiment struct {
-	ID         string // "exp1": also the prefix of the configs in studies/thesis/configs/*/
-	Title      string
-	Opponent   string // the built-in engine playing the thesis's network engine: nn, mcts, supervised
-	Label      string // the thesis's name for that engine
-	MaxMoves   int    // plies
-	JudgeDepth int    // Stockfish depth of the thesis's ACPL
-	Rows       []ThesisRow
-	Remarks    []string // what the thesis says beside the table
+	ID         string `yaml:"id"` // "exp1": also the prefix of the configs in studies/thesis/configs/*/
+	Title      string `yaml:"title"`
+	Opponent   string `yaml:"opponent"` // the built-in engine playing the thesis's network engine: nn, mcts, supervised
+	Label      string `yaml:"label"`    // the thesis's name for that engine
+	MaxMoves   int    `yaml:"max_moves"`
+	JudgeDepth int    `yaml:"judge_depth"` // Stockfish depth of the thesis's ACPL
+	// Where says in which part of THESIS.md 1.6 each column is: keys are
+	// comma-separated column names (the rows' YAML keys).
+	Where   map[string]string `yaml:"where"`
+	Rows    []ThesisRow       `yaml:"rows"`
+	Remarks []string          `yaml:"remarks"` // what the thesis says beside the table
 }
 
-// ThesisRow is one time-per-move setting of a thesis table. Zero floats
-// and nil pointers are numbers the thesis does not give.
+// ThesisRow is one time-per-move setting of a thesis table. Nil pointers
+// are numbers the thesis does not give.
 type ThesisRow struct {
-	MoveTime  time.Duration
-	Games     int
-	HeurWins  int
-	OppWins   *int
-	HeurTime  float64 // s per move
-	OppTime   float64
-	HeurNodes float64 // per move, as the listing counted them
-	OppNodes  float64
-	HeurACPL  float64
-	OppACPL   float64
-	// HeurBudget and OppBudget are the compute-matched limits of the row:
-	// the heuristic's node budget is HeurNodes converted to nodes counted
-	// once (HeurNodesFactorRange), the opponent's the thesis's own count (MCTS
-	// simulations) or its fixed depth (the 1-ply and 2-ply engines).
-	HeurBudget int64
-	OppBudget  config.Limits
+	MoveTime  time.Duration `yaml:"movetime"`
+	Figure    string        `yaml:"figure"` // the thesis's figure showing the match
+	Games     int           `yaml:"games"`
+	HeurWins  int           `yaml:"heur_wins"`
+	OppWins   *int          `yaml:"opp_wins"`
+	HeurTime  *float64      `yaml:"heur_time"` // s per move
+	OppTime   *float64      `yaml:"opp_time"`
+	HeurNodes float64       `yaml:"heur_nodes"` // per move, as the listing counted them
+	OppNodes  float64       `yaml:"opp_nodes"`
+	HeurACPL  float64       `yaml:"heur_acpl"`
+	OppACPL   float64       `yaml:"opp_acpl"`
+	// Budget is ours, not the thesis's: the compute-matched limits of the
+	// row. The heuristic's node budget is HeurNodes converted to nodes
+	// counted once (HeurNodesFactorRange), the opponent's the thesis's own
+	// count (MCTS simulations) or its fixed depth (the 1-ply and 2-ply
+	// engines).
+	Budget struct {
+		HeurNodes int64 `yaml:"heur_nodes"`
+		Opp       struct {
+			Depth int   `yaml:"depth"`
+			Nodes int64 `yaml:"nodes"`
+		} `yaml:"opp"`
+	} `yaml:"budget"`
 }
-
-func intp(v int) *int { return &v }
 
 // The thesis's listing counts a node of the main search at depth 0 twice:
 // negamax counts it, then hands it to quiescence, which counts it again.
@@ -54,63 +68,54 @@ func intp(v int) *int { return &v }
 // are HeurNodes times the factor measured at that budget, to 100 nodes.
 const HeurNodesFactorRange = "0.62-0.69"
 
-// Thesis holds THESIS.md 1.6. Experiment 1's table gives no time per move;
-// its heuristic engine's mean times (1.25 ... 15.24 s) put the settings at
-// 1, 3, 5, 10 and 15 s, the series of the issue. Its table was judged at
-// depth 7 (the thesis raised the depth to 12 before experiment 2, seed 000
-// near OCR line 3000); its reference match, at depth 12 and 100 plies, is
-// an experiment of its own here so that it is not pooled with the table's
-// 1 s row.
-var Thesis = []ThesisExperiment{
-	{
-		ID: "exp1", Title: "Experiment 1: 1-ply NN (self-play net) vs heuristic", Opponent: "nn", Label: "NN", MaxMoves: 180, JudgeDepth: 7,
-		Rows: []ThesisRow{
-			{MoveTime: 1 * time.Second, Games: 4, HeurWins: 2, OppWins: intp(0), HeurTime: 1.25, OppTime: 0.01, HeurNodes: 26763, OppNodes: 10, HeurACPL: 156, OppACPL: 159,
-				HeurBudget: 18300, OppBudget: config.Limits{Depth: 1}},
-			{MoveTime: 3 * time.Second, Games: 4, HeurWins: 0, OppWins: intp(0), HeurTime: 3.48, OppTime: 0.01, HeurNodes: 71520, OppNodes: 10, HeurACPL: 148, OppACPL: 132,
-				HeurBudget: 45300, OppBudget: config.Limits{Depth: 1}},
-			{MoveTime: 5 * time.Second, Games: 4, HeurWins: 2, OppWins: intp(0), HeurTime: 5.22, OppTime: 0.01, HeurNodes: 99628, OppNodes: 13, HeurACPL: 107, OppACPL: 91,
-				HeurBudget: 61900, OppBudget: config.Limits{Depth: 1}},
-			{MoveTime: 10 * time.Second, Games: 2, HeurWins: 1, OppWins: intp(0), HeurTime: 10.16, OppTime: 0.01, HeurNodes: 221884, OppNodes: 13, HeurACPL: 79, OppACPL: 91,
-				HeurBudget: 143700, OppBudget: config.Limits{Depth: 1}},
-			{MoveTime: 15 * time.Second, Games: 2, HeurWins: 1, OppWins: intp(0), HeurTime: 15.24, OppTime: 0.01, HeurNodes: 288282, OppNodes: 16, HeurACPL: 70, OppACPL: 78,
-				HeurBudget: 191100, OppBudget: config.Limits{Depth: 1}},
-		},
-		Remarks: []string{
-			"The NN never won; it used 0.01 s per move; RAM 850-882 MB for both engines (the arena's own process).",
-			"The table was most likely judged at Stockfish depth 7: the thesis raised the depth from 7 to 12 before experiment 2.",
-		},
-	},
-	{
-		ID: "exp1-reference", Title: "Experiment 1, reference match: 1-ply NN vs heuristic at 1 s, 100 plies", Opponent: "nn", Label: "NN", MaxMoves: 100, JudgeDepth: 12,
-		Rows: []ThesisRow{
-			{MoveTime: 1 * time.Second, Games: 6, HeurWins: 3, OppWins: intp(0), HeurTime: 1.32, OppTime: 0.03, HeurNodes: 22496, OppNodes: 13, HeurACPL: 117, OppACPL: 121,
-				HeurBudget: 15500, OppBudget: config.Limits{Depth: 1}},
-		},
-	},
-	{
-		ID: "exp2", Title: "Experiment 2: MCTS-NN vs heuristic", Opponent: "mcts", Label: "MCTS-NN", MaxMoves: 100, JudgeDepth: 12,
-		Rows: []ThesisRow{
-			{MoveTime: 1 * time.Second, Games: 6, HeurWins: 3, HeurNodes: 22783, OppNodes: 507, HeurACPL: 108, OppACPL: 134,
-				HeurBudget: 15700, OppBudget: config.Limits{Nodes: 507}},
-			{MoveTime: 3 * time.Second, Games: 4, HeurWins: 2, HeurNodes: 65687, OppNodes: 1623, HeurACPL: 121, OppACPL: 155,
-				HeurBudget: 41900, OppBudget: config.Limits{Nodes: 1623}},
-			{MoveTime: 5 * time.Second, Games: 2, HeurWins: 1, HeurNodes: 123767, OppNodes: 3110, HeurACPL: 81, OppACPL: 105,
-				HeurBudget: 77200, OppBudget: config.Limits{Nodes: 3110}},
-		},
-	},
-	{
-		ID: "exp3", Title: "Experiment 3: SL net (2-ply alpha-beta) vs heuristic", Opponent: "supervised", Label: "SL", MaxMoves: 100, JudgeDepth: 12,
-		Rows: []ThesisRow{
-			{MoveTime: 1 * time.Second, Games: 6, HeurWins: 3, HeurNodes: 30056, OppNodes: 150, HeurACPL: 146, OppACPL: 161,
-				HeurBudget: 20500, OppBudget: config.Limits{Depth: 2}},
-			{MoveTime: 2 * time.Second, Games: 4, HeurWins: 2, HeurNodes: 46785, OppNodes: 149, HeurACPL: 149, OppACPL: 167,
-				HeurBudget: 30600, OppBudget: config.Limits{Depth: 2}},
-			{MoveTime: 3 * time.Second, Games: 2, HeurWins: 1, HeurNodes: 96780, OppNodes: 161, HeurACPL: 72, OppACPL: 129,
-				HeurBudget: 60200, OppBudget: config.Limits{Depth: 2}},
-			{MoveTime: 5 * time.Second, Games: 2, HeurWins: 1, HeurNodes: 111440, OppNodes: 203, HeurACPL: 132, OppACPL: 147,
-				HeurBudget: 69400, OppBudget: config.Limits{Depth: 2}},
-		},
-		Remarks: []string{"The SL engine used 0.23-0.37 s per move whatever the limit."},
-	},
+// Thesis is studies/thesis/thesis-tables.yaml. Experiment 1's table gives
+// no time per move; its heuristic engine's mean times (1.25 ... 15.24 s)
+// put the settings at 1, 3, 5, 10 and 15 s. Its table was judged at depth
+// 7 (the thesis raised the depth to 12 before experiment 2); its reference
+// match, at depth 12 and 100 plies, is an experiment of its own here so
+// that it is not pooled with the table's 1 s row.
+var Thesis = mustParseTables(thesis.TablesYAML)
+
+// mustParseTables reads the embedded tables; an error there is the
+// repository's, caught by every test of the package.
+func mustParseTables(data []byte) []ThesisExperiment {
+	exps, err := parseTables(data)
+	if err != nil {
+		panic(err)
+	}
+	return exps
+}
+
+// parseTables decodes the tables strictly: an unknown key, a row without its
+// figure or a column without the place THESIS.md shows it is an error.
+func parseTables(data []byte) ([]ThesisExperiment, error) {
+	var doc struct {
+		Experiments []ThesisExperiment `yaml:"experiments"`
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("thesis-tables.yaml: %w", err)
+	}
+	for _, e := range doc.Experiments {
+		where := map[string]bool{}
+		for cols := range e.Where {
+			for _, c := range strings.Split(cols, ",") {
+				where[strings.TrimSpace(c)] = true
+			}
+		}
+		for i, r := range e.Rows {
+			if r.Figure == "" || r.MoveTime <= 0 || r.Games <= 0 {
+				return nil, fmt.Errorf("thesis-tables.yaml: %s row %d: want movetime, figure and games", e.ID, i+1)
+			}
+			for col, given := range map[string]bool{"games": true, "heur_wins": true, "opp_wins": r.OppWins != nil,
+				"heur_time": r.HeurTime != nil, "opp_time": r.OppTime != nil, "heur_nodes": r.HeurNodes > 0,
+				"opp_nodes": r.OppNodes > 0, "heur_acpl": r.HeurACPL > 0, "opp_acpl": r.OppACPL > 0} {
+				if given && !where[col] {
+					return nil, fmt.Errorf("thesis-tables.yaml: %s: column %s has no place in THESIS.md (where)", e.ID, col)
+				}
+			}
+		}
+	}
+	return doc.Experiments, nil
 }

@@ -1,21 +1,23 @@
 package report
 
 import (
-	arep "arena/arena/report"
+	"math"
 	"slices"
 
 	"gonum.org/v1/plot/plotter"
 
 	"arena/arena/record"
+	arep "arena/arena/report"
+	"arena/tracker"
 )
 
 // comparisonFigures are the thesis's figures with our lines added: ACPL
 // and nodes against time per move, the thesis's engines and ours.
 func comparisonFigures(prefix string, v *variant) []*arep.Figure {
 	acpl := &arep.Figure{Name: prefix + "acpl-vs-time", Title: v.exp.Label + " vs heuristic: ACPL vs time per move",
-		XLabel: "time per move (s)", YLabel: "ACPL", Caption: "The thesis's numbers (its table) and ours (pooled over our runs at each setting); x: the movetime limit."}
+		XLabel: "time per move (s)", YLabel: "ACPL", Caption: "The thesis's numbers (its table) and ours (pooled over our runs' distinct games at each setting, with 95% t intervals); x: the movetime limit."}
 	nodes := &arep.Figure{Name: prefix + "nodes-vs-time", Title: v.exp.Label + " vs heuristic: nodes vs time per move",
-		XLabel: "time per move (s)", YLabel: "nodes per move", LogY: true, Caption: "Mean nodes per move, log scale; x: the movetime limit."}
+		XLabel: "time per move (s)", YLabel: "nodes per move", LogY: true, Caption: "Mean nodes per move (ours over distinct games, with 95% t intervals), log scale; x: the movetime limit."}
 	// The thesis's lines are dashed in the colour of our line of the same
 	// engine.
 	thesisLine := func(name string, color int, y func(ThesisRow) float64) arep.Line {
@@ -25,25 +27,22 @@ func comparisonFigures(prefix string, v *variant) []*arep.Figure {
 		}
 		return l
 	}
-	ourLine := func(name string, color int, y func(*setting) (float64, bool)) arep.Line {
+	// Ours carry their 95% t interval over the distinct games as error bars.
+	ourLine := func(name string, color int, y func(*setting) tracker.Estimate) arep.Line {
 		l := arep.Line{Name: name + " (ours)", Color: color}
 		for _, s := range v.settings {
-			if val, ok := y(s); ok {
-				l.Points = append(l.Points, plotter.XY{X: s.moveTime.Seconds(), Y: val})
+			if e := y(s); !math.IsNaN(e.Value) && e.Value > 0 {
+				l.Points = append(l.Points, plotter.XY{X: s.moveTime.Seconds(), Y: e.Value})
+				l.Err = append(l.Err, e.Half())
 			}
 		}
 		return l
 	}
-	acplOf := func(e func(*setting) record.EngineSummary) func(*setting) (float64, bool) {
-		return func(s *setting) (float64, bool) {
-			if a := e(s).ACPL; a != nil {
-				return *a, true
-			}
-			return 0, false
-		}
+	acplOf := func(e func(*setting) record.EngineSummary) func(*setting) tracker.Estimate {
+		return func(s *setting) tracker.Estimate { return statsOf(s, e(s).Name).acpl }
 	}
-	nodesOf := func(e func(*setting) record.EngineSummary) func(*setting) (float64, bool) {
-		return func(s *setting) (float64, bool) { return e(s).AvgNodes, e(s).AvgNodes > 0 }
+	nodesOf := func(e func(*setting) record.EngineSummary) func(*setting) tracker.Estimate {
+		return func(s *setting) tracker.Estimate { return tracker.Ratio(nodeClusters(s, e(s).Name)) }
 	}
 	heur := func(s *setting) record.EngineSummary { return s.heur }
 	opp := func(s *setting) record.EngineSummary { return s.opp }

@@ -1,11 +1,14 @@
 package report
 
 import (
-	arep "arena/arena/report"
 	"bytes"
 	"fmt"
 	"strings"
 	"time"
+
+	"gopkg.in/yaml.v3"
+
+	arep "arena/arena/report"
 )
 
 // writeMethod writes the Method section of docs/reproduction.md: the three
@@ -25,18 +28,67 @@ func writeMethod(b *bytes.Buffer, runs []*arep.Run) {
 	t := &arep.Table{Header: []string{"Experiment", "Thesis time/move", "Thesis heuristic nodes", "Our heuristic budget", "N/T", "Opponent: thesis nodes", "Opponent limit"}, Right: arep.RightFrom(1, 7)}
 	for _, e := range Thesis {
 		for _, r := range e.Rows {
-			opp := fmt.Sprintf("depth %d", r.OppBudget.Depth)
-			if r.OppBudget.Nodes > 0 {
-				opp = fmt.Sprintf("%s nodes", thousands(float64(r.OppBudget.Nodes)))
+			opp := fmt.Sprintf("depth %d", r.Budget.Opp.Depth)
+			if r.Budget.Opp.Nodes > 0 {
+				opp = fmt.Sprintf("%s nodes", thousands(float64(r.Budget.Opp.Nodes)))
 			}
 			t.Rows = append(t.Rows, []arep.Cell{{Text: e.ID}, {Text: fmtSeconds(r.MoveTime)}, {Text: thousands(r.HeurNodes)},
-				{Text: thousands(float64(r.HeurBudget))}, {Text: fmt.Sprintf("%.2f", float64(r.HeurBudget)/r.HeurNodes)},
+				{Text: thousands(float64(r.Budget.HeurNodes))}, {Text: fmt.Sprintf("%.2f", float64(r.Budget.HeurNodes)/r.HeurNodes)},
 				{Text: thousands(r.OppNodes)}, {Text: opp}})
 		}
 	}
 	arep.WriteMarkdownTable(b, t)
 	b.WriteString("\n")
 	writeWallTimes(b, runs)
+	writeProvenance(b, runs)
+}
+
+// writeProvenance states what the runs recorded of the machine, the
+// software and the seeds, runs with the same record on one row.
+func writeProvenance(b *bytes.Buffer, runs []*arep.Run) {
+	b.WriteString("### Machine, software, seeds and judge\n\n")
+	b.WriteString("As each run's summary.json and config.yaml record them. The runs record the OS and the number of cores, not the CPU model or its flags; the arena's commit is recorded by runs played since commit stamping, older ones say \"(devel)\" (a build without version control information). The judge protocol is how Stockfish scored each move (docs/judge.md): `thesis`, one warm Stockfish over the game's history, two searches a ply, as the thesis's script; `position`, each position once, cold, cached.\n\n")
+	type key struct {
+		arena, goVersion, os, judge, protocol, seed string
+		cores, depth                                int
+	}
+	count := map[key][]string{}
+	var order []key
+	for _, r := range runs {
+		s := r.Summary
+		k := key{arena: s.Versions.Arena, goVersion: s.Versions.Go, os: s.Versions.OS, judge: orDefault(s.Versions.Judge, "–"),
+			protocol: orDefault(s.Judge.Protocol, "–"), seed: seedOf(r), cores: s.Cores, depth: s.Judge.Depth}
+		if k.arena == "" || k.arena == "(devel)" || k.arena == "unknown" {
+			k.arena = "not recorded, predates stamping"
+		}
+		if count[k] == nil {
+			order = append(order, k)
+		}
+		count[k] = append(count[k], r.Dir)
+	}
+	t := &arep.Table{Header: []string{"Runs", "Arena commit", "Go", "OS", "Cores", "CPU", "Judge", "Protocol, depth", "Seed"}}
+	for _, k := range order {
+		dirs := count[k]
+		which := "`" + dirs[0] + "`"
+		if len(dirs) > 1 {
+			which = fmt.Sprintf("%d: `%s`, ...", len(dirs), dirs[0])
+		}
+		t.Rows = append(t.Rows, []arep.Cell{{Text: which}, {Text: k.arena}, {Text: k.goVersion}, {Text: k.os},
+			{Text: fmt.Sprint(k.cores)}, {Text: "not recorded"}, {Text: k.judge}, {Text: fmt.Sprintf("%s, %d", k.protocol, k.depth)}, {Text: k.seed}})
+	}
+	arep.WriteMarkdownTable(b, t)
+	b.WriteString("\n")
+}
+
+// seedOf is the run's seed from its config.yaml, "–" without one.
+func seedOf(r *arep.Run) string {
+	var cfg struct {
+		Seed *int64 `yaml:"seed"`
+	}
+	if err := yaml.Unmarshal([]byte(r.Config), &cfg); err != nil || cfg.Seed == nil {
+		return "–"
+	}
+	return fmt.Sprint(*cfg.Seed)
 }
 
 // playTime is how long the run's games took: the sum of their durations

@@ -1,7 +1,6 @@
 package report
 
 import (
-	arep "arena/arena/report"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"arena/arena/record"
+	arep "arena/arena/report"
 )
 
 // Filing runs under the thesis's experiments: which experiment, which kind
@@ -22,13 +22,23 @@ type setting struct {
 	runs      []*arep.Run
 	heur, opp record.EngineSummary // pooled over the runs
 	distinct  int                  // distinct games (by their moves)
+	// first marks the first of each set of games repeated move for move,
+	// over all the setting's runs: the units of every interval, so that a
+	// game replayed by deterministic engines counts once.
+	first map[gameRef]bool
+}
+
+// gameRef names one game of one of a setting's runs.
+type gameRef struct {
+	run  *arep.Run
+	game int
 }
 
 // The kinds of reproduction (docs/reproduction.md): how a run's limits and
 // start position relate to the thesis's.
 const (
 	kindFaithful = "faithful" // the thesis's seconds per move from the start position
-	kindCompute  = "compute"  // the rows' node budgets (ThesisRow.HeurBudget)
+	kindCompute  = "compute"  // the rows' node budgets (ThesisRow.Budget)
 	kindTime     = "time"     // the thesis's seconds per move from a book
 )
 
@@ -84,9 +94,12 @@ func classify(runs []*arep.Run) (variants []*variant, unused []*arep.Run) {
 		s.runs = append(s.runs, r)
 		s.heur = pool(s.heur, heur)
 		s.opp = pool(s.opp, opp)
-		s.distinct += distinctGames(r)
 	}
 	for _, v := range variants {
+		for _, s := range v.settings {
+			s.first = firstGames(s.runs)
+			s.distinct = len(s.first)
+		}
 		sort.Slice(v.settings, func(a, b int) bool { return v.settings[a].moveTime < v.settings[b].moveTime })
 	}
 	expIndex := func(id string) int {
@@ -120,7 +133,7 @@ func rowOf(exp *ThesisExperiment, heur record.EngineSummary, book bool) (time.Du
 		return 0, "", false
 	}
 	for _, r := range exp.Rows {
-		if r.HeurBudget == n {
+		if r.Budget.HeurNodes == n {
 			return r.MoveTime, kindCompute, true
 		}
 	}
@@ -192,17 +205,24 @@ func pool(a, b record.EngineSummary) record.EngineSummary {
 	return out
 }
 
-// distinctGames counts the run's games that differ in their moves: with
-// deterministic engines from one start position, games with the same
-// colours repeat (the thesis's caveat).
-func distinctGames(r *arep.Run) int {
-	seqs := map[int][]string{}
-	for _, m := range r.Moves {
-		seqs[m.Game] = append(seqs[m.Game], m.UCI)
-	}
+// firstGames marks the first game of each set of games with the same White
+// and the same moves among the runs: with deterministic engines from one
+// start position, games with the same colours repeat (the thesis's caveat).
+func firstGames(runs []*arep.Run) map[gameRef]bool {
+	first := map[gameRef]bool{}
 	seen := map[string]bool{}
-	for _, g := range r.Summary.Games {
-		seen[g.White+"\x00"+strings.Join(seqs[g.Game], " ")] = true
+	for _, r := range runs {
+		seqs := map[int][]string{}
+		for _, m := range r.Moves {
+			seqs[m.Game] = append(seqs[m.Game], m.UCI)
+		}
+		for _, g := range r.Summary.Games {
+			key := g.White + "\x00" + strings.Join(seqs[g.Game], " ")
+			if !seen[key] {
+				seen[key] = true
+				first[gameRef{r, g.Game}] = true
+			}
+		}
 	}
-	return len(seen)
+	return first
 }

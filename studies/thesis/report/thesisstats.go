@@ -1,22 +1,26 @@
 package report
 
 import (
-	arep "arena/arena/report"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
 	"strings"
+
+	"arena/arena/record"
+	"arena/tracker"
 )
 
 // moveStats are our side's per-move numbers of one engine at one setting,
 // from the runs' moves.csv: what summary.json's means do not give.
 type moveStats struct {
 	medianNodes float64
-	// acplHalf is the half-width of the 95% interval of the pooled ACPL,
-	// games as clusters (the delta method for a ratio of sums: the moves of
-	// one game are not independent); NaN with fewer than 2 judged games.
-	acplHalf float64
+	// acpl is the pooled ACPL over the distinct games with the standard
+	// error of a ratio of sums, games as clusters (the moves of one game
+	// are not independent); uncapped leaves out the moves the judge capped
+	// at its cap (900 cp), capped counts them.
+	acpl, uncapped tracker.Estimate
+	capped         int
 }
 
 // statsOf computes moveStats for the engine named name over the setting's
@@ -30,33 +34,71 @@ func statsOf(s *setting, name string) moveStats {
 			}
 		}
 	}
-	_, half := arep.RatioInterval(judgedClusters(s, name))
-	return moveStats{medianNodes: median(nodes), acplHalf: half}
+	all, _ := judgedClusters(s, name, false)
+	uncapped, capped := judgedClusters(s, name, true)
+	return moveStats{medianNodes: median(nodes), acpl: tracker.Ratio(all), uncapped: tracker.Ratio(uncapped), capped: capped}
 }
 
-// judgedClusters are the engine's games at the setting as the games' own
-// judge scored them (moves.csv), one cluster per judged game.
-func judgedClusters(s *setting, name string) []arep.Cluster {
-	var games []arep.Cluster
+// nodeClusters are the engine's nodes per distinct game at the setting.
+func nodeClusters(s *setting, name string) []tracker.Cluster {
+	var games []tracker.Cluster
 	for _, r := range s.runs {
-		byGame := map[int]*arep.Cluster{}
+		byGame := map[int]*tracker.Cluster{}
+		var order []int
 		for _, m := range r.Moves {
-			if m.Engine != name || m.CPL == nil {
+			if m.Engine != name || !s.first[gameRef{r, m.Game}] {
+				continue
+			}
+			if byGame[m.Game] == nil {
+				byGame[m.Game] = &tracker.Cluster{}
+				order = append(order, m.Game)
+			}
+			byGame[m.Game].Sum += float64(m.Nodes)
+			byGame[m.Game].N++
+		}
+		for _, n := range order {
+			games = append(games, *byGame[n])
+		}
+	}
+	return games
+}
+
+// judgedClusters are the engine's distinct games at the setting as the
+// games' own judge scored them (moves.csv), one cluster per judged game;
+// with dropCapped without the moves whose loss reached the judge's cap,
+// which it counts.
+func judgedClusters(s *setting, name string, dropCapped bool) (games []tracker.Cluster, capped int) {
+	for _, r := range s.runs {
+		limit := float64(r.Summary.Judge.Cap)
+		if limit == 0 {
+			limit = float64(tracker.DefaultScoring.Cap)
+		}
+		byGame := map[int]*tracker.Cluster{}
+		var order []int
+		for _, m := range r.Moves {
+			if m.Engine != name || m.CPL == nil || !s.first[gameRef{r, m.Game}] {
 				continue
 			}
 			g := byGame[m.Game]
 			if g == nil {
-				g = &arep.Cluster{}
+				g = &tracker.Cluster{}
 				byGame[m.Game] = g
+				order = append(order, m.Game)
+			}
+			if *m.CPL >= limit {
+				capped++
+				if dropCapped {
+					continue
+				}
 			}
 			g.Sum += *m.CPL
 			g.N++
 		}
-		for _, g := range byGame {
-			games = append(games, *g)
+		for _, n := range order {
+			games = append(games, *byGame[n])
 		}
 	}
-	return games
+	return games, capped
 }
 
 func median(xs []float64) float64 {
@@ -71,12 +113,24 @@ func median(xs []float64) float64 {
 	return (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2
 }
 
-// fmtACPLInterval is our ACPL with its 95% interval, "113 ± 21".
-func fmtACPLInterval(acpl *float64, st moveStats) string {
-	if acpl == nil || math.IsNaN(st.acplHalf) {
-		return fmtACPL(acpl)
+// fmtEstimate is a number with its 95% t interval and the units it rests
+// on, "113 ± 21 (n 6)"; without an interval "113 (n 1)".
+func fmtEstimate(e tracker.Estimate, prec int) string {
+	if math.IsNaN(e.Value) {
+		return "–"
 	}
-	return fmt.Sprintf("%.0f ± %.0f", *acpl, st.acplHalf)
+	if h := e.Half(); !math.IsNaN(h) {
+		return fmt.Sprintf("%.*f ± %.*f (n %d)", prec, e.Value, prec, h, e.N)
+	}
+	return fmt.Sprintf("%.*f (n %d)", prec, e.Value, e.N)
+}
+
+// fmtUncapped is the ACPL without capped moves and their count.
+func fmtUncapped(st moveStats) string {
+	if math.IsNaN(st.acpl.Value) {
+		return "–"
+	}
+	return fmt.Sprintf("%s; %d capped", fmtEstimate(st.uncapped, 0), st.capped)
 }
 
 // fmtNodes is our mean nodes per move with the median beside it: a few
@@ -129,4 +183,107 @@ func (c colourRecord) note() string {
 	}
 	return fmt.Sprintf("Colours: the thesis's heuristic engine cannot mate as White (its evaluation scores a mate White-relative inside a side-to-move search, THESIS.md 1.2); in 12 of its 13 series it won exactly half its games and its opponent none. Ours won %d of %d games as White and %d of %d as Black. How the games ended: %s.",
 		c.whiteWins, c.whiteGames, c.blackWins, c.blackGames, strings.Join(ends, "; "))
+}
+
+// onTime counts the settings' games that ended on time (a time forfeit):
+// verdicts say how many of their games the clock decided.
+func onTime(settings []*setting) int {
+	n := 0
+	for _, s := range settings {
+		for _, r := range s.runs {
+			for _, g := range r.Summary.Games {
+				if g.Termination == record.TermTimeForfeit {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
+
+// cappedStats is what drives an engine's ACPL over a variant's distinct
+// games: the loss of all judged moves, that of the moves whose loss reached
+// the judge's cap, and where the capped moves were played.
+type cappedStats struct {
+	loss, cappedLoss float64
+	capped           int
+	whiteCut         int // as White, in a game cut at the move limit
+	shuffles         int // undoing the engine's previous move (a2b3 after b3a2)
+	mateBefore       int // the judge's evaluation before the move was a mate
+	drawAfter        int // the judge's evaluation after it 0: a repetition
+}
+
+// cappedOf computes cappedStats of the heuristic engine (heur) or its
+// opponent over the variant's distinct games.
+func cappedOf(v *variant, heur bool) cappedStats {
+	var c cappedStats
+	for _, s := range v.settings {
+		name := s.opp.Name
+		if heur {
+			name = s.heur.Name
+		}
+		for _, r := range s.runs {
+			limit, mate := float64(r.Summary.Judge.Cap), float64(r.Summary.Judge.MateScore)
+			if limit == 0 {
+				limit, mate = float64(tracker.DefaultScoring.Cap), float64(tracker.DefaultScoring.MateScore)
+			}
+			games := map[int]record.GameSummary{}
+			for _, g := range r.Summary.Games {
+				games[g.Game] = g
+			}
+			last := map[int]string{} // the engine's previous move per game
+			var before *float64      // the judge's evaluation after the game's previous move
+			beforeGame := 0
+			for _, m := range r.Moves {
+				prevEval := before
+				if beforeGame != m.Game {
+					prevEval = nil
+				}
+				before, beforeGame = m.Eval, m.Game
+				if m.Engine != name || !s.first[gameRef{r, m.Game}] {
+					continue
+				}
+				prev := last[m.Game]
+				last[m.Game] = m.UCI
+				if m.CPL == nil {
+					continue
+				}
+				c.loss += *m.CPL
+				if *m.CPL < limit {
+					continue
+				}
+				c.capped++
+				c.cappedLoss += *m.CPL
+				if g := games[m.Game]; g.White == name && g.Termination == record.TermAdjudicated {
+					c.whiteCut++
+				}
+				if len(prev) >= 4 && len(m.UCI) >= 4 && prev[:2] == m.UCI[2:4] && prev[2:4] == m.UCI[:2] {
+					c.shuffles++
+				}
+				if prevEval != nil && math.Abs(*prevEval) >= mate-1000 {
+					c.mateBefore++
+				}
+				if m.Eval != nil && *m.Eval == 0 {
+					c.drawAfter++
+				}
+			}
+		}
+	}
+	return c
+}
+
+// note says what drives the engine's ACPL when capped moves carry most of
+// it, and names the thesis engine's mate-sign bug only where the data show
+// its signature: capped moves as White in games cut at the move limit,
+// where the judge saw a mate before the move.
+func (c cappedStats) note(engine string) string {
+	if c.loss == 0 || c.cappedLoss < c.loss/2 {
+		return ""
+	}
+	s := fmt.Sprintf("What drives the %s engine's ACPL: %.0f%% of its centipawn loss comes from %d moves the judge capped (distinct games); %d of them it played as White in games cut at the move limit, %d undid its previous move, %d came where the judge's evaluation before the move was a mate, and after %d the judge scored the position 0 (a repetition).",
+		engine, 100*c.cappedLoss/c.loss, c.capped, c.whiteCut, c.shuffles, c.mateBefore, c.drawAfter)
+	if 10*c.whiteCut >= 9*c.capped && 10*c.mateBefore >= 8*c.capped {
+		s += " That is the thesis engine's mate-sign bug (`preset: thesis` keeps it: it scores a mate White-relative inside a side-to-move search, THESIS.md 1.2): as White it shuffles in a won position instead of mating, the judge charges the missed mate at the cap, and the game ends as a draw at the move limit. The ACPL without capped moves (the table's next columns) is the engine's play apart from that."
+	}
+	return s
 }

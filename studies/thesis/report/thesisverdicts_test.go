@@ -1,13 +1,14 @@
 package report
 
 import (
-	arep "arena/arena/report"
 	"bytes"
 	"math"
 	"strings"
 	"testing"
 
 	"arena/arena/record"
+	arep "arena/arena/report"
+	"arena/tracker"
 )
 
 // A setting of games between H (the heuristic) and O with the given results
@@ -31,28 +32,38 @@ func verdictSetting(results []string, oppCPL [][]float64) *setting {
 			r.Moves = append(r.Moves, arep.Move{Game: g + 1, Engine: "O", CPL: &c})
 		}
 	}
-	return &setting{runs: []*arep.Run{r}, heur: record.EngineSummary{Name: "H"}, opp: record.EngineSummary{Name: "O", Wins: wins, Games: len(results)}}
+	s := &setting{runs: []*arep.Run{r}, heur: record.EngineSummary{Name: "H"}, opp: record.EngineSummary{Name: "O", Wins: wins, Games: len(results)},
+		first: map[gameRef]bool{}}
+	for _, g := range r.Summary.Games {
+		s.first[gameRef{r, g.Game}] = true // every game distinct: see TestStatsOf
+	}
+	return s
 }
 
 func TestVerdict(t *testing.T) {
 	nan := math.NaN()
+	est := func(v, se float64) result {
+		return result{est: tracker.Estimate{Value: v, SE: se, DF: 5, N: 6}}
+	}
 	for _, c := range []struct {
-		m    measure
+		r    result
 		want int
+		adjP float64
 		out  string
 	}{
-		{measure{10, 5, 4}, +1, "holds"},
-		{measure{-10, 5, 4}, +1, "contradicted"},
-		{measure{3, 5, 4}, +1, "not shown"},
-		{measure{3, 5, 4}, 0, "consistent"},
-		{measure{30, 5, 4}, 0, "contradicted"},
-		{measure{0, 0, 6}, -1, "holds"}, // no wins in 6 games
-		{measure{2, 0, 6}, -1, "contradicted"},
-		{measure{5, nan, 1}, +1, "too few games"},
-		{measure{nan, nan, 0}, +1, "no runs"},
+		{est(10, 2), +1, 0.01, "holds"},
+		{est(-10, 2), +1, 0.01, "contradicted"},
+		{est(10, 2), +1, 0.2, "not shown"}, // significant alone, not after Holm
+		{est(3, 5), 0, 0.6, "not shown"},   // no difference found is not shown
+		{est(30, 5), 0, 0.01, "contradicted"},
+		{est(-10, 2), -1, 0.01, "holds"},
+		{result{est: tracker.Estimate{Value: 0, N: 6}, count: true}, -1, nan, "holds"}, // no wins in 6 games
+		{result{est: tracker.Estimate{Value: 2, N: 6}, count: true}, -1, nan, "contradicted"},
+		{est(5, nan), +1, nan, "too few games"},
+		{est(nan, nan), +1, nan, "no runs"},
 	} {
-		if got := verdict(c.m, 0, c.want); got != c.out {
-			t.Errorf("verdict(%+v, %d) = %q, want %q", c.m, c.want, got, c.out)
+		if got := verdict(c.r, claim{want: c.want}, c.adjP); got != c.out {
+			t.Errorf("verdict(%+v, %d, p %v) = %q, want %q", c.r.est, c.want, c.adjP, got, c.out)
 		}
 	}
 }
@@ -61,19 +72,17 @@ func TestVerdict(t *testing.T) {
 // White and drew: per-game scores 100, 0, 100, 50.
 func TestHeurScore(t *testing.T) {
 	s := verdictSetting([]string{"1-0", "1-0", "1-0", "1/2-1/2"}, nil)
-	m := heurScore([]*setting{s})
-	if m.units != 4 || math.Abs(m.value-62.5) > 1e-9 {
-		t.Fatalf("score %+v, want 62.5%% over 4 games", m)
+	r := heurScore([]*setting{s})
+	if r.est.N != 4 || math.Abs(r.est.Value-62.5) > 1e-9 {
+		t.Fatalf("score %+v, want 62.5%% over 4 games", r.est)
 	}
-	// Mean 62.5, sd 47.87; half 1.96*47.87/2 = 46.9: not shown against 50%.
-	if math.Abs(m.half-46.91) > 0.01 {
-		t.Errorf("half-width %.3f, want 46.91", m.half)
+	// Mean 62.5, sd 47.87, SE 23.94; 3 df: half 3.1824 * 23.94 = 76.2
+	// (1.96 would say 46.9); p of t = 12.5/23.94 = 0.522 with 3 df: 0.64.
+	if math.Abs(r.est.Half()-76.18) > 0.01 || math.Abs(r.p(claim{center: 50})-0.638) > 0.001 {
+		t.Errorf("half-width %.3f (want 76.18), p %.4f (want 0.638)", r.est.Half(), r.p(claim{center: 50}))
 	}
-	if v := verdict(m, 50, +1); v != "not shown" {
-		t.Errorf("verdict %q", v)
-	}
-	if w := oppWins([]*setting{s}); w.value != 1 || w.units != 4 {
-		t.Errorf("opponent wins %+v, want 1 in 4", w)
+	if w := oppWins([]*setting{s}); w.est.Value != 1 || w.est.N != 4 || !math.IsNaN(w.p(claim{})) {
+		t.Errorf("opponent wins %+v, want 1 in 4 and no test", w)
 	}
 }
 
@@ -97,15 +106,15 @@ func TestWriteVerdicts(t *testing.T) {
 		{exp: exp("exp2"), kind: kindCompute, book: "balanced.epd", settings: []*setting{mcts}},
 	}
 	var b bytes.Buffer
-	writeVerdicts(&b, variants)
+	writeVerdicts(&b, verdicts(variants))
 	out := b.String()
 	for _, want := range []string{
-		"## Which of the thesis's conclusions hold",
+		"**Holm p** is the two-sided p-value adjusted",
 		"| Compute-matched |",
-		"| The heuristic engine beats MCTS-NN | heuristic's score in experiment 2 | – | holds: 100 ± 0% (6 games) |",
+		"| The heuristic engine beats MCTS-NN | heuristic's score in experiment 2 | – | holds: 100 ± 0% (n 6), Holm p &lt;0.001, 0 ended on time |",
 		"| MCTS-NN plays better than the 1-ply NN |",
 		"holds: +143 ±",
-		"| The 1-ply NN never wins against the heuristic engine | the NN's wins in experiment 1 and its reference match | – | holds: 0 in 6 games |",
+		"| The 1-ply NN never wins against the heuristic engine | the NN's wins in experiment 1 and its reference match | – | holds: 0 in 6 games, 0 ended on time |",
 		"| The heuristic engine beats the SL engine | heuristic's score in experiment 3 | – | – |",
 		"- Compute-matched, by the games' own judge: holds: the heuristic engine beats the 1-ply NN; the heuristic engine beats MCTS-NN; MCTS-NN plays better",
 	} {
