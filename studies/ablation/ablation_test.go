@@ -2,19 +2,23 @@ package ablation
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	arep "arena/arena/report"
+	"arena/tracker"
 )
 
 // The ablation table of docs/ablation.md says what the committed runs under
 // results/ablation/ hold: each row's Elo and interval is its run's
 // pentanomial estimate (Strong's, the first engine's), its W-L-D the run's,
-// its game count the games played; a config not yet played has no run. Its
+// its game count the games played, its Holm p the adjusted p-value of the
+// rows played as one family; a config not yet played has no run. Its
 // nodes at depth 8 and time to depth 10 are those of the fixed-depth table
 // above it (which TestAblationNodeTable in engines/heuristic checks against
 // the search). Every config in studies/ablation/configs/no-*.yaml has its row.
@@ -29,7 +33,7 @@ func TestAblationDocMatchesResults(t *testing.T) {
 	for _, m := range regexp.MustCompile("(?m)^\\| `(\\w+)` \\|([^|]*)\\|[^|]*\\|[^|]*\\|([^|]*)\\|$").FindAllStringSubmatch(string(doc), -1) {
 		fixed["no-"+m[1]] = []string{strings.TrimSpace(m[2]), strings.TrimSpace(m[3])}
 	}
-	row := regexp.MustCompile("(?m)^\\| `(\\w+)` \\(`(no-\\w+)\\.yaml`\\) \\|([^|]*)\\|([^|]*)\\|([^|]*)\\|([^|]*)\\|([^|]*)\\|$")
+	row := regexp.MustCompile("(?m)^\\| `(\\w+)` \\(`(no-\\w+)\\.yaml`\\) \\|([^|]*)\\|([^|]*)\\|([^|]*)\\|([^|]*)\\|([^|]*)\\|([^|]*)\\|$")
 	rows := map[string][]string{}
 	for _, m := range row.FindAllStringSubmatch(string(doc), -1) {
 		if m[2] != "no-"+m[1] {
@@ -47,6 +51,13 @@ func TestAblationDocMatchesResults(t *testing.T) {
 				m[1], cols[0], cols[1], f[0], f[1])
 		}
 	}
+	// The rows played form one family: their Holm-adjusted p-values are
+	// printed beside them.
+	type docP struct {
+		name, doc string
+		p         float64
+	}
+	var family []docP
 	configs, err := filepath.Glob("studies/ablation/configs/no-*.yaml")
 	if err != nil || len(configs) == 0 {
 		t.Fatalf("no ablation configs: %v", err)
@@ -59,7 +70,7 @@ func TestAblationDocMatchesResults(t *testing.T) {
 			continue
 		}
 		delete(rows, name)
-		elo, wld, games := cols[2], cols[3], cols[4]
+		elo, wld, games, holm := cols[2], cols[3], cols[4], cols[5]
 		dir := filepath.Join("results", "ablation", name)
 		if _, err := os.Stat(filepath.Join(dir, "summary.json")); os.IsNotExist(err) {
 			if elo != "not played yet" || wld != "" || !strings.HasPrefix(games, "0 of ") {
@@ -91,6 +102,18 @@ func TestAblationDocMatchesResults(t *testing.T) {
 		if games != wantGames {
 			t.Errorf("%s: games %q, the run has %q", name, games, wantGames)
 		}
+		// The row's two-sided p from the pairs' LOS (the normal
+		// approximation of the interval), for Holm over the family.
+		family = append(family, docP{name, holm, 2 * math.Min(p.Penta.LOS, 1-p.Penta.LOS)})
+	}
+	ps := make([]float64, len(family))
+	for i, f := range family {
+		ps[i] = f.p
+	}
+	for i, adj := range tracker.Holm(ps) {
+		if want := fmtP(adj); family[i].doc != want {
+			t.Errorf("%s: Holm p %q, the runs give %s (p %.3g alone, %d rows)", family[i].name, family[i].doc, want, family[i].p, len(family))
+		}
 	}
 	for name := range rows {
 		t.Errorf("docs/ablation.md has a row for %s, which has no config", name)
@@ -104,4 +127,13 @@ func thousands(n float64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// fmtP writes a p-value as the document does: two significant digits,
+// "<0.001" below that.
+func fmtP(p float64) string {
+	if p < 0.001 {
+		return "<0.001"
+	}
+	return strconv.FormatFloat(p, 'g', 2, 64)
 }
