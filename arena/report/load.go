@@ -2,8 +2,9 @@
 // SVG, made with gonum/plot) of ACPL and nodes against time per move, one
 // line per engine, like the thesis's figures 3.2 and 3.7; per-run plots by
 // ply; report.md; and a self-contained report.html (inline SVG, no external
-// resources) that opens offline. It also puts runs of the thesis's
-// experiments next to the thesis's own tables (Reproduction).
+// resources) that opens offline. Its exported parts (Load, Run, Table,
+// Figure, the Markdown writers) are what a study's own report builds on
+// (studies/README.md); it knows no study.
 //
 // It lives under arena/ because it reads the arena's own types
 // (record.Summary for summary.json, config.ParseDuration for limits); the

@@ -10,8 +10,7 @@ import (
 // RejudgePattern names the re-judgings of a run kept in its directory:
 // `arena analyze RUN --protocol P --depth D --out RUN/judge-P.json` judges
 // the run's games again (docs/judge.md), so one set of games carries the
-// ACPL of both judge protocols, and the thesis comparison shows them side
-// by side.
+// ACPL of both judge protocols, which a report can show side by side.
 const RejudgePattern = "judge-*.json"
 
 // Rejudge is one re-judging of a run's games: the parts of arena analyze's

@@ -314,12 +314,12 @@ func generalDifferences(runs []*arep.Run) []string {
 		depths = append(depths, fmt.Sprint(d))
 	}
 	out := []string{
-		"RAM is not compared: the thesis measured its own Python process (the same 554-882 MB for both engines); the arena measures each engine's own process (see the runs' reports).",
-		"Time per move: the thesis's heuristic times exceed the limit (1.25 s at 1 s, 15.24 s at 15 s), partly because its search looks at the clock only every 2048 nodes. Ours are the wall time from `go` to `bestmove` of a separate UCI process, and a move later than the limit plus the margin loses on time.",
+		"RAM is not compared: the thesis measured its own Python process (one number for both engines); the arena measures each engine's own process (see the runs' reports).",
+		fmt.Sprintf("Time per move: the thesis's heuristic times exceed the limit (%s), partly because its search looks at the clock only every 2048 nodes. Ours are the wall time from `go` to `bestmove` of a separate UCI process; the games that ended on time are counted in the tables and beside each verdict.", thesisOverruns()),
 		"Games cut at the move limit count as no one's win in both (the thesis's `board.result()` gives `*`, the arena adjudicates a draw).",
 	}
 	if len(js) > 0 {
-		out = append(out, fmt.Sprintf("Judge: the thesis used Stockfish at depth 12 (version not stated); ours: %s at depth %s, each position evaluated once. ACPL over 2-6 games per setting varies a lot from game to game either way.", strings.Join(js, ", "), strings.Join(depths, ", ")))
+		out = append(out, fmt.Sprintf("Judge: the thesis used Stockfish at the depths above (version not stated); ours: %s at depth %s, with the protocols of Method. ACPL over the thesis's %s games per setting varies a lot from game to game either way.", strings.Join(js, ", "), strings.Join(depths, ", "), thesisGames()))
 	}
 	return out
 }

@@ -119,3 +119,47 @@ func parseTables(data []byte) ([]ThesisExperiment, error) {
 	}
 	return doc.Experiments, nil
 }
+
+// thesisGames is the range of the thesis's games per setting, "2-6".
+func thesisGames() string {
+	lo, hi := 0, 0
+	for _, e := range Thesis {
+		for _, r := range e.Rows {
+			if lo == 0 || r.Games < lo {
+				lo = r.Games
+			}
+			hi = max(hi, r.Games)
+		}
+	}
+	return fmt.Sprintf("%d-%d", lo, hi)
+}
+
+// halfWins counts the thesis's series in which the heuristic engine won
+// exactly half its games and its opponent none, and all its series.
+func halfWins() (half, series int) {
+	for _, e := range Thesis {
+		for _, r := range e.Rows {
+			series++
+			if 2*r.HeurWins == r.Games && r.OppWins != nil && *r.OppWins == 0 {
+				half++
+			}
+		}
+	}
+	return half, series
+}
+
+// thesisOverruns is the heuristic's mean time against the limit at the
+// first and the last setting of the first experiment: "1.25 s at 1 s,
+// 15.24 s at 15 s".
+func thesisOverruns() string {
+	var parts []string
+	if len(Thesis) > 0 {
+		rows := Thesis[0].Rows
+		for _, r := range []ThesisRow{rows[0], rows[len(rows)-1]} {
+			if r.HeurTime != nil {
+				parts = append(parts, fmt.Sprintf("%.2f s at %s", *r.HeurTime, fmtSeconds(r.MoveTime)))
+			}
+		}
+	}
+	return strings.Join(parts, ", ")
+}

@@ -176,13 +176,14 @@ func colourRecordOf(v *variant) colourRecord {
 
 // note describes the record next to the thesis's pattern.
 func (c colourRecord) note() string {
+	half, series := halfWins()
 	reasons := slices.Sorted(maps.Keys(c.ends))
 	var ends []string
 	for _, r := range reasons {
 		ends = append(ends, fmt.Sprintf("%d × %s", c.ends[r], r))
 	}
-	return fmt.Sprintf("Colours: the thesis's heuristic engine cannot mate as White (its evaluation scores a mate White-relative inside a side-to-move search, THESIS.md 1.2); in 12 of its 13 series it won exactly half its games and its opponent none. Ours won %d of %d games as White and %d of %d as Black. How the games ended: %s.",
-		c.whiteWins, c.whiteGames, c.blackWins, c.blackGames, strings.Join(ends, "; "))
+	return fmt.Sprintf("Colours: the thesis's heuristic engine cannot mate as White (its evaluation scores a mate White-relative inside a side-to-move search, THESIS.md 1.2); in %d of its %d series it won exactly half its games and its opponent none. Ours won %d of %d games as White and %d of %d as Black. How the games ended: %s.",
+		half, series, c.whiteWins, c.whiteGames, c.blackWins, c.blackGames, strings.Join(ends, "; "))
 }
 
 // onTime counts the settings' games that ended on time (a time forfeit):
