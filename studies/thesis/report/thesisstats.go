@@ -273,6 +273,14 @@ func cappedOf(v *variant, heur bool) cappedStats {
 	return c
 }
 
+// mateSign reports whether capped moves carry most of the loss and show the
+// signature of the thesis engine's mate-sign bug: at least 90% of them as
+// White in games cut at the move limit, 80% after a position the judge
+// scored as a mate.
+func (c cappedStats) mateSign() bool {
+	return c.loss > 0 && 2*c.cappedLoss >= c.loss && 10*c.whiteCut >= 9*c.capped && 10*c.mateBefore >= 8*c.capped
+}
+
 // note says what drives the engine's ACPL when capped moves carry most of
 // it, and names the thesis engine's mate-sign bug only where the data show
 // its signature: capped moves as White in games cut at the move limit,
@@ -283,7 +291,7 @@ func (c cappedStats) note(engine string) string {
 	}
 	s := fmt.Sprintf("What drives the %s engine's ACPL: %.0f%% of its centipawn loss comes from %d moves the judge capped (distinct games); %d of them it played as White in games cut at the move limit, %d undid its previous move, %d came where the judge's evaluation before the move was a mate, and after %d the judge scored the position 0 (a repetition).",
 		engine, 100*c.cappedLoss/c.loss, c.capped, c.whiteCut, c.shuffles, c.mateBefore, c.drawAfter)
-	if 10*c.whiteCut >= 9*c.capped && 10*c.mateBefore >= 8*c.capped {
+	if c.mateSign() {
 		s += " That is the thesis engine's mate-sign bug (`preset: thesis` keeps it: it scores a mate White-relative inside a side-to-move search, THESIS.md 1.2): as White it shuffles in a won position instead of mating, the judge charges the missed mate at the cap, and the game ends as a draw at the move limit. The ACPL without capped moves (the table's next columns) is the engine's play apart from that."
 	}
 	return s

@@ -33,6 +33,7 @@ func writeSummary(b *bytes.Buffer, variants []*variant) {
 		games, distinct, strings.Join(present, ", "))
 	b.WriteString("**Not reproduced.** The thesis's networks: its weights are not available, so every network engine here plays with our nets (the 1-ply NN and MCTS-NN with our self-play net, the SL engine with our supervised net), and every claim about a net is tested on ours. Its machine: at the thesis's seconds per move our Go heuristic engine searches hundreds of times its nodes (the compute-matched reproduction gives each engine the thesis's nodes per move instead). Its RAM figures (one Python process for both engines) and its Stockfish version (not stated). ")
 	fmt.Fprintf(b, "Its game counts are too small to test anything: %s games per setting, at most 2 distinct from the start position.\n\n", thesisGames())
+	writeCappedSummary(b, variants)
 	vt := verdicts(variants)
 	if vt == nil {
 		b.WriteString("No runs of a thesis experiment among the directories given.\n\n")
@@ -57,4 +58,25 @@ func writeSummary(b *bytes.Buffer, variants []*variant) {
 		fmt.Fprintf(b, "On MCTS, the thesis itself found no real gain: in its chapter 3 (the text beside figures 3.4-3.6) MCTS-NN searched more nodes with more time (%s) without playing better (ACPL %s), which it put down to a weak value network trained on little data and the lack of a policy head. Beside that, our verdict on \"%s\" by the games' own judge: %s.\n\n",
 			strings.Join(nodes, ", "), strings.Join(acpl, ", "), mctsClaim, strings.Join(ours, "; "))
 	}
+}
+
+// writeCappedSummary says in one sentence what drives the heuristic
+// engine's ACPL in experiment 1, where the note under each variant shows
+// the mate-sign bug's signature.
+func writeCappedSummary(b *bytes.Buffer, variants []*variant) {
+	var shares []string
+	for _, v := range variants {
+		if v.exp.ID != "exp1" {
+			continue
+		}
+		c := cappedOf(v, true)
+		if !c.mateSign() {
+			return
+		}
+		shares = append(shares, fmt.Sprintf("%.0f%% (%s)", 100*c.cappedLoss/c.loss, strings.ToLower(kindTitle(v.kind))))
+	}
+	if len(shares) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "**Experiment 1's heuristic ACPL is an artefact.** Of the heuristic engine's centipawn loss in experiment 1 (by the games' own judge), %s comes from moves capped at the judge's cap: the thesis engine's mate-sign bug, which `preset: thesis` keeps. As White it shuffles in a won position instead of mating; the judge charges each missed mate at the cap and scores the repetition a draw. The tables give the ACPL without capped moves beside it (notes under experiment 1).\n\n", strings.Join(shares, ", "))
 }
