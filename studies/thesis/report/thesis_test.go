@@ -211,6 +211,8 @@ func TestWriteReproduction(t *testing.T) {
 		"| 5 s | 2 / – | 1 / – | 0 / – | 1 / – | 5.31 / – | 0.37 / – | 111,440 / – | 203 / – |",
 		"### Machine, software, seeds and judge",
 		"| Runs | Arena commit | Go | OS | Cores | CPU | Judge | Protocol, depth | Seed |",
+		// The fixtures predate commit stamping: their summaries say (devel).
+		" | not recorded, predates stamping | go1.",
 		"Not part of a thesis experiment (not the heuristic engine against nn, mcts or supervised at a movetime or one of the node budgets): `" + runs + "roundrobin-depth`.",
 		"Time the runs' games took at the board (each run's game durations summed, over the games it played at once; the judging and pauses between sessions not counted): " + wall.Round(time.Second).String() + ".",
 		"![NN vs heuristic: ACPL vs time per move](img/reproduction/exp1-faithful-start-acpl-vs-time.png)",
@@ -407,5 +409,41 @@ func TestRejudgeColumns(t *testing.T) {
 	}
 	if _, err := arep.Load(dir); err == nil || !strings.Contains(err.Error(), "judge-x.json: no judge protocol and depth") {
 		t.Errorf("error %v, want one naming judge-x.json", err)
+	}
+}
+
+// The capped moves' signature, from hand-made games: the heuristic (H) as
+// White in a game cut at the move limit, shuffling a bishop in a won
+// position the judge scores as a mate before its move and 0 after a
+// repetition; one more capped move as Black in a game it lost.
+func TestCappedNote(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	r := &arep.Run{Summary: &record.Summary{Judge: record.JudgeSummary{Cap: 900, MateScore: 10000}, Games: []record.GameSummary{
+		{Game: 1, White: "H", Black: "O", Termination: record.TermAdjudicated},
+		{Game: 2, White: "O", Black: "H", Termination: record.TermNormal},
+	}}}
+	r.Moves = []arep.Move{
+		{Game: 1, Engine: "H", UCI: "c1e3", CPL: f(10), Eval: f(500)},
+		{Game: 1, Engine: "O", UCI: "h8g8", CPL: f(900), Eval: f(9990)},
+		{Game: 1, Engine: "H", UCI: "e3c1", CPL: f(900), Eval: f(5000)}, // undoes c1e3 after a mate score
+		{Game: 1, Engine: "O", UCI: "g8h8", CPL: f(0), Eval: f(9990)},
+		{Game: 1, Engine: "H", UCI: "c1e3", CPL: f(900), Eval: f(0)}, // and again, into a repetition
+		{Game: 2, Engine: "O", UCI: "e2e4", CPL: f(0), Eval: f(20)},
+		{Game: 2, Engine: "H", UCI: "f7f6", CPL: f(900), Eval: f(-3000)}, // a blunder as Black
+	}
+	s := &setting{runs: []*arep.Run{r}, heur: record.EngineSummary{Name: "H"}, opp: record.EngineSummary{Name: "O"}}
+	s.first = firstGames(s.runs)
+	c := cappedOf(&variant{settings: []*setting{s}}, true)
+	want := cappedStats{loss: 2710, cappedLoss: 2700, capped: 3, whiteCut: 2, shuffles: 2, mateBefore: 2, drawAfter: 1}
+	if c != want {
+		t.Fatalf("capped stats %+v, want %+v", c, want)
+	}
+	// 2 of 3 capped moves as White: short of the bug's signature (90%).
+	if n := c.note("heuristic"); !strings.Contains(n, "100% of its centipawn loss comes from 3 moves") || strings.Contains(n, "mate-sign bug") {
+		t.Errorf("note %q", n)
+	}
+	c.whiteCut, c.mateBefore = 3, 3
+	if n := c.note("heuristic"); !strings.Contains(n, "mate-sign bug") {
+		t.Errorf("note %q lacks the bug with its signature", n)
 	}
 }
