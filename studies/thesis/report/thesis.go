@@ -289,7 +289,10 @@ func modelOf(r *arep.Run, engine string) string {
 			}
 		}
 	}
-	return "the engine's shipped default net"
+	if engine == "supervised" {
+		return "our supervised net (the engine's shipped default, docs/models.md)"
+	}
+	return "our self-play net (the engine's shipped default, docs/models.md)"
 }
 
 // generalDifferences are the differences of method, with our side's
