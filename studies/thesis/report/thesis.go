@@ -1,3 +1,16 @@
+// Package report is the thesis study's report: docs/reproduction.md, the
+// runs of the thesis's experiments (THESIS.md 1.6) next to the thesis's own
+// numbers (studies/thesis/thesis-tables.yaml), a client of arena/report.
+//
+// Its statistics are for a handful of games, where the normal 1.96 lies:
+// every interval is Student's t over game clusters (tracker.Ratio,
+// tracker.Mean, Welch for a difference), its units the distinct games (a
+// game replayed move for move by deterministic engines counts once, in the
+// value as in the interval), and the verdicts are read from p-values
+// adjusted by Holm over the whole verdict table (thesisverdicts.go). ACPL is
+// given with and without the moves the judge capped, because in experiment 1
+// the capped moves of the thesis engine's mate-sign bug carry nearly all of
+// it (cappedStats).
 package report
 
 import (
