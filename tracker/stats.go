@@ -61,13 +61,15 @@ type Estimate struct {
 // than two units.
 func (e Estimate) Half() float64 { return T95(e.DF) * e.SE }
 
-// P is the two-sided p-value of Value against center.
+// P is the two-sided p-value of Value against center. Without spread (every
+// unit the same, SE 0) t is undefined; P is then the sign test's: all N
+// units on one side of center, 2·0.5^N (1 at center).
 func (e Estimate) P(center float64) float64 {
 	if e.SE == 0 {
 		if e.Value == center {
 			return 1
 		}
-		return 0
+		return math.Min(1, 2*math.Pow(0.5, float64(e.N)))
 	}
 	return TwoSidedP((e.Value-center)/e.SE, e.DF)
 }

@@ -82,4 +82,8 @@ func TestEstimates(t *testing.T) {
 	if p := d.P(0); math.Abs(p-TwoSidedP(1.2, d.DF)) > 1e-15 {
 		t.Errorf("P = %v", p)
 	}
+	// Six games all won: no spread, so the sign test: 2 · 0.5^6 = 0.03125.
+	if p := Mean([]float64{100, 100, 100, 100, 100, 100}).P(50); p != 0.03125 {
+		t.Errorf("P without spread = %v, want 0.03125", p)
+	}
 }
