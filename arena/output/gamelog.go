@@ -131,19 +131,35 @@ func openLog(path string) (*os.File, string, error) {
 // ReadGames reads every finished game of games.jsonl (or games.jsonl.gz),
 // in game order (for tests and tools; runs stream through Index instead).
 func ReadGames(path string) ([]*record.GameRecord, error) {
+	var games []*record.GameRecord
+	_, err := EachGame(path, func(g *record.GameRecord) error {
+		games = append(games, g)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return games, nil
+}
+
+// EachGame calls fn with every finished game of games.jsonl (or
+// games.jsonl.gz) in game order, one game in memory at a time, and returns
+// how many there were (0 without a log).
+func EachGame(path string, fn func(*record.GameRecord) error) (int, error) {
 	idx := Index{}
 	f, err := idx.Add(path)
 	if f == nil || err != nil {
-		return nil, err
+		return 0, err
 	}
 	defer f.Close()
-	var games []*record.GameRecord
 	for _, n := range slices.Sorted(maps.Keys(idx)) {
 		g, err := idx[n].Read()
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
-		games = append(games, g)
+		if err := fn(g); err != nil {
+			return 0, err
+		}
 	}
-	return games, nil
+	return len(idx), nil
 }

@@ -12,14 +12,15 @@
 package report
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,7 +38,7 @@ type Run struct {
 	Dir     string // as given (or found inside a sweep directory)
 	Summary *record.Summary
 	Config  string // config.yaml verbatim: the resolved configuration
-	Moves   []Move // moves.csv, in file order
+	Moves   []Move // of the games the summary counts, in game order
 	// PGN is the path of games.pgn (games.pgn.gz when compressed), ""
 	// when the run kept no PGN (output.pgn: none) or the file is empty.
 	PGN string
@@ -59,7 +60,7 @@ type SweepDir struct {
 	Missing []arena.SweepSetting
 }
 
-// Move is one row of moves.csv: the fields the report uses.
+// Move is one move of games.jsonl: the fields the report uses.
 type Move struct {
 	Game   int
 	Ply    int
@@ -74,7 +75,7 @@ type Move struct {
 }
 
 // Load reads the directories in order. A run directory holds summary.json,
-// config.yaml and moves.csv; a sweep's directory (with sweep.json) stands
+// config.yaml and games.jsonl (or games.jsonl.gz); a sweep's directory (with sweep.json) stands
 // for its settings' runs in the sweep's order; any other directory holding
 // run directories (a results directory) for all of them, sorted by name.
 // Errors name the directory or file and what is missing or wrong.
@@ -198,8 +199,8 @@ func LoadRun(dir string) (*Run, error) {
 		return nil, fmt.Errorf("%s: missing %s, the run's resolved configuration: %w", dir, output.ConfigFile, unwrapPath(err))
 	}
 	r.Config = string(cfg)
-	if r.Moves, err = readMoves(filepath.Join(dir, output.MovesFile)); err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, err)
+	if r.Moves, err = readMoves(dir, r.Summary); err != nil {
+		return nil, err
 	}
 	if r.PGN, err = keptPGN(filepath.Join(dir, output.PGNFile)); err != nil {
 		return nil, err
@@ -238,16 +239,6 @@ func restoreStatistics(s *record.Summary) {
 
 func ptr[T any](v T) *T { return &v }
 
-// csvError names the file in an error of moves.csv's content; an error
-// reading it (a damaged moves.csv.gz) names the file already.
-func csvError(path, what string, err error) error {
-	var pe *csv.ParseError
-	if err != io.EOF && !errors.As(err, &pe) {
-		return err
-	}
-	return fmt.Errorf("%s: %s%v", path, what, err)
-}
-
 // keptPGN returns where the games.pgn at path is stored, "" when there is
 // none or it holds nothing (a compressed one is never of size 0, so the
 // content is read).
@@ -268,79 +259,46 @@ func keptPGN(path string) (string, error) {
 	return r.Name(), nil
 }
 
-// readMoves reads moves.csv (or moves.csv.gz) by column name, so columns
-// added later do not break old reports. Moves played from an engine's own
-// book are left out, as they are from the summary's averages.
-func readMoves(path string) ([]Move, error) {
-	f, err := output.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("missing %s, the per-move measurements: %w", filepath.Base(path), unwrapPath(err))
+// readMoves reads the moves of the games the summary counts from the run's
+// games.jsonl (or games.jsonl.gz), in game order: the log is the run's one
+// source of truth, and a committed run keeps no moves.csv (arena export
+// derives it). A game the summary counts but the log lacks is an error
+// naming both. Moves played from an engine's own book are left out, as they
+// are from the summary's averages.
+func readMoves(dir string, s *record.Summary) ([]Move, error) {
+	path := filepath.Join(dir, output.GamesFile)
+	counted := map[int]bool{}
+	for _, g := range s.Games {
+		counted[g.Game] = true
 	}
+	if _, err := output.Locate(path); err != nil && len(counted) > 0 {
+		return nil, fmt.Errorf("%s: missing %s, the games and their per-move measurements: %w", dir, output.GamesFile, unwrapPath(err))
+	}
+	var moves []Move
+	_, err := output.EachGame(path, func(g *record.GameRecord) error {
+		if !counted[g.Game] {
+			return nil // finished after the summary was written
+		}
+		delete(counted, g.Game)
+		for _, m := range g.Moves {
+			if m.Book {
+				continue // played from the engine's own book, not searched
+			}
+			mv := Move{Game: g.Game, Ply: m.Ply, Engine: m.Engine, UCI: m.UCI, Time: m.Time, Nodes: m.Nodes}
+			if m.CPL != nil {
+				mv.CPL = ptr(float64(*m.CPL))
+			}
+			moves = append(moves, mv)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	path = f.Name()
-	cr := csv.NewReader(f)
-	header, err := cr.Read()
-	if err != nil {
-		return nil, csvError(path, "no header line: ", err)
+	if len(counted) > 0 {
+		return nil, fmt.Errorf("%s: %s counts game %d, which %s lacks", dir, output.SummaryJSON, slices.Min(slices.Collect(maps.Keys(counted))), output.GamesFile)
 	}
-	col := map[string]int{}
-	for i, h := range header {
-		col[h] = i
-	}
-	for _, need := range []string{"game", "ply", "engine", "move_uci", "time_s", "nodes", "cpl"} {
-		if _, ok := col[need]; !ok {
-			return nil, fmt.Errorf("%s: no column %q in the header (have %s)", path, need, strings.Join(header, ","))
-		}
-	}
-	var moves []Move
-	for line := 2; ; line++ {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			return moves, nil
-		}
-		if err != nil {
-			return nil, csvError(path, "", err)
-		}
-		if i, ok := col["book"]; ok && rec[i] == "true" {
-			continue // played from the engine's own book, not searched
-		}
-		var m Move
-		field := func(name string) string { return rec[col[name]] }
-		bad := func(name string) error {
-			return fmt.Errorf("%s:%d: column %s: %q is not a number", path, line, name, field(name))
-		}
-		if m.Game, err = strconv.Atoi(field("game")); err != nil {
-			return nil, bad("game")
-		}
-		if m.Ply, err = strconv.Atoi(field("ply")); err != nil {
-			return nil, bad("ply")
-		}
-		m.Engine, m.UCI = field("engine"), field("move_uci")
-		if m.Time, err = strconv.ParseFloat(field("time_s"), 64); err != nil {
-			return nil, bad("time_s")
-		}
-		if m.Nodes, err = strconv.ParseInt(field("nodes"), 10, 64); err != nil {
-			return nil, bad("nodes")
-		}
-		if s := field("cpl"); s != "" {
-			v, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				return nil, bad("cpl")
-			}
-			m.CPL = &v
-		}
-		if i, ok := col["eval_cp"]; ok && rec[i] != "" {
-			v, err := strconv.ParseFloat(rec[i], 64)
-			if err != nil {
-				return nil, bad("eval_cp")
-			}
-			m.Eval = &v
-		}
-		moves = append(moves, m)
-	}
+	return moves, nil
 }
 
 // MoveTime is an engine's fixed time per move in a run, parsed from its

@@ -61,7 +61,7 @@ func TestLoadFixtures(t *testing.T) {
 	if s.Name != "fixture-sweep limits.movetime=50ms" || len(s.Engines) != 2 || s.Engines[0].Name != "Heuristic" || s.Engines[0].Moves != 52 {
 		t.Errorf("summary of the 50ms setting: name %q, engines %+v", s.Name, s.Engines)
 	}
-	// moves.csv: one row per ply of every game.
+	// games.jsonl: every ply of every game.
 	plies := 0
 	for _, g := range s.Games {
 		plies += g.Plies
@@ -138,13 +138,14 @@ func TestLoadSweep(t *testing.T) {
 	}
 }
 
-// copyRun copies a fixture run directory into dst.
-func copyRun(t *testing.T, name, dst string) {
+// copyRun copies into dst what a committed run keeps of a fixture run
+// directory (no moves.csv, no games.pgn), and the extra files named.
+func copyRun(t *testing.T, name, dst string, extra ...string) {
 	t.Helper()
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{output.SummaryJSON, output.ConfigFile, output.MovesFile, output.PGNFile} {
+	for _, f := range append([]string{output.SummaryJSON, output.ConfigFile, output.GamesFile}, extra...) {
 		data, err := os.ReadFile(filepath.Join(runs, name, f))
 		if err != nil {
 			t.Fatal(err)
@@ -192,9 +193,9 @@ func TestLoadErrors(t *testing.T) {
 	tmp := t.TempDir()
 	empty := filepath.Join(tmp, "empty")
 	noConfig := filepath.Join(tmp, "noconfig")
-	noMoves := filepath.Join(tmp, "nomoves")
-	badMoves := filepath.Join(tmp, "badmoves")
-	badColumn := filepath.Join(tmp, "badcolumn")
+	noLog := filepath.Join(tmp, "nomoves")
+	badLog := filepath.Join(tmp, "badmoves")
+	lostGame := filepath.Join(tmp, "lostgame")
 	badJSON := filepath.Join(tmp, "badjson")
 	file := filepath.Join(tmp, "file")
 	for _, d := range []string{empty} {
@@ -202,7 +203,7 @@ func TestLoadErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, d := range []string{noConfig, noMoves, badMoves, badColumn, badJSON} {
+	for _, d := range []string{noConfig, noLog, badLog, lostGame, badJSON} {
 		copyRun(t, sweep50, d)
 	}
 	must := func(err error) {
@@ -211,9 +212,12 @@ func TestLoadErrors(t *testing.T) {
 		}
 	}
 	must(os.Remove(filepath.Join(noConfig, output.ConfigFile)))
-	must(os.Remove(filepath.Join(noMoves, output.MovesFile)))
-	must(os.WriteFile(filepath.Join(badMoves, output.MovesFile), []byte("game,ply,engine,move_uci,time_s,nodes,cpl\n1,1,A,e2e4,fast,10,\n"), 0o644))
-	must(os.WriteFile(filepath.Join(badColumn, output.MovesFile), []byte("game,ply,engine,time_s\n"), 0o644))
+	must(os.Remove(filepath.Join(noLog, output.GamesFile)))
+	must(os.WriteFile(filepath.Join(badLog, output.GamesFile), []byte("{\"game\": 1, \"moves\": [{\"time_s\": \"fast\"}]}\n"), 0o644))
+	log, err := os.ReadFile(filepath.Join(lostGame, output.GamesFile))
+	must(err)
+	first, _, _ := bytes.Cut(log, []byte("\n"))
+	must(os.WriteFile(filepath.Join(lostGame, output.GamesFile), append(first, '\n'), 0o644))
 	must(os.WriteFile(filepath.Join(badJSON, output.SummaryJSON), []byte(`{"name": 3}`), 0o644))
 	must(os.WriteFile(file, nil, 0o644))
 	for _, c := range []struct {
@@ -224,9 +228,9 @@ func TestLoadErrors(t *testing.T) {
 		{file, []string{file, "not a directory"}},
 		{empty, []string{empty, "no summary.json or sweep.json", "no run directory"}},
 		{noConfig, []string{noConfig, "missing config.yaml"}},
-		{noMoves, []string{noMoves, "missing moves.csv"}},
-		{badMoves, []string{filepath.Join(badMoves, output.MovesFile) + ":2", "time_s", `"fast" is not a number`}},
-		{badColumn, []string{filepath.Join(badColumn, output.MovesFile), `no column "move_uci"`}},
+		{noLog, []string{noLog, "missing games.jsonl"}},
+		{badLog, []string{filepath.Join(badLog, output.GamesFile) + ":1", "time_s"}},
+		{lostGame, []string{lostGame, "summary.json counts game 2, which games.jsonl lacks"}},
 		{badJSON, []string{filepath.Join(badJSON, output.SummaryJSON), "expected the summary.json of arena run"}},
 	} {
 		_, err := Load(c.dir)
@@ -580,16 +584,16 @@ func TestEscaping(t *testing.T) {
 }
 
 // A run compressed at its end (output.compress) reports as the plain run:
-// the same moves from moves.csv.gz, the PGN linked as games.pgn.gz; a
-// damaged moves.csv.gz (cut, or not gzip at all) is an error naming it.
+// the same moves from games.jsonl.gz, the PGN linked as games.pgn.gz; a
+// damaged games.jsonl.gz (cut, or not gzip at all) is an error naming it.
 func TestCompressedRun(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
-	copyRun(t, sweep50, dir)
+	copyRun(t, sweep50, dir, output.PGNFile)
 	if err := output.Compress(dir); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, output.MovesFile)); err == nil {
-		t.Fatal("Compress left moves.csv")
+	if _, err := os.Stat(filepath.Join(dir, output.GamesFile)); err == nil {
+		t.Fatal("Compress left games.jsonl")
 	}
 	plain := loadRuns(t, sweep50)[0]
 	rs, err := Load(dir)
@@ -597,7 +601,7 @@ func TestCompressedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(rs[0].Moves) == 0 || !reflect.DeepEqual(rs[0].Moves, plain.Moves) {
-		t.Errorf("moves.csv.gz read as %d moves, moves.csv as %d", len(rs[0].Moves), len(plain.Moves))
+		t.Errorf("games.jsonl.gz read as %d moves, games.jsonl as %d", len(rs[0].Moves), len(plain.Moves))
 	}
 	if want := filepath.Join(dir, output.PGNFile+output.GzipExt); rs[0].PGN != want {
 		t.Errorf("PGN %q, want %q", rs[0].PGN, want)
@@ -616,18 +620,18 @@ func TestCompressedRun(t *testing.T) {
 	}
 	checkSelfContained(t, string(page), out)
 
-	moves := filepath.Join(dir, output.MovesFile+output.GzipExt)
-	data, err := os.ReadFile(moves)
+	log := filepath.Join(dir, output.GamesFile+output.GzipExt)
+	data, err := os.ReadFile(log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for what, damaged := range map[string][]byte{"cut": data[:len(data)/2], "not gzip": []byte("game,ply\n")} {
-		if err := os.WriteFile(moves, damaged, 0o644); err != nil {
+	for what, damaged := range map[string][]byte{"cut": data[:len(data)/2], "not gzip": []byte("{\"game\": 1}\n")} {
+		if err := os.WriteFile(log, damaged, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		_, err := Load(dir)
-		if err == nil || !strings.Contains(err.Error(), moves+": corrupt or cut-short gzip file") || strings.Contains(err.Error(), "missing") {
-			t.Errorf("a %s moves.csv.gz: %v, want an error naming it", what, err)
+		if err == nil || !strings.Contains(err.Error(), log+": corrupt or cut-short gzip file") || strings.Contains(err.Error(), "missing") {
+			t.Errorf("a %s games.jsonl.gz: %v, want an error naming it", what, err)
 		}
 	}
 }

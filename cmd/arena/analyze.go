@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -27,9 +28,9 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "\nJudges every game of a PGN file (its main line; comments, NAGs and variations are")
 		fmt.Fprintln(stderr, "skipped) with Stockfish and prints per game and per player ACPL, lichess accuracy")
 		fmt.Fprintln(stderr, "and inaccuracies/mistakes/blunders. GAMES.pgn may be - for standard input, or")
-		fmt.Fprintln(stderr, "gzipped (GAMES.pgn.gz); a run directory of `arena run` is judged from its "+output.PGNFile)
-		fmt.Fprintln(stderr, "(or "+output.PGNFile+output.GzipExt+"), so one set of games can be judged by both protocols")
-		fmt.Fprintln(stderr, "(see docs/judge.md).")
+		fmt.Fprintln(stderr, "gzipped (GAMES.pgn.gz); a run directory of `arena run` is judged from its "+output.GamesFile)
+		fmt.Fprintln(stderr, "(or "+output.GamesFile+output.GzipExt+") as `arena export` writes its PGN, so one set of games")
+		fmt.Fprintln(stderr, "can be judged by both protocols (see docs/judge.md).")
 		fmt.Fprintln(stderr, "\noptions:")
 		fs.PrintDefaults()
 	}
@@ -115,7 +116,8 @@ func writeAnalysis(rep tracker.Analysis, out string, stdout io.Writer) error {
 }
 
 // openGames opens the games to judge: "-" is standard input, a run
-// directory its games.pgn (or games.pgn.gz, as any FILE.gz is read). A file
+// directory the PGN output.Export derives from its games.jsonl (the one
+// record a committed run keeps), any FILE.gz decompressed. A file
 // without games is an error before Stockfish starts (standard input is
 // checked after the analysis instead: it cannot be read twice). name is the
 // file actually opened.
@@ -123,10 +125,14 @@ func openGames(arg string) (in io.ReadCloser, name string, err error) {
 	if arg == "-" {
 		return io.NopCloser(os.Stdin), arg, nil
 	}
-	name = arg
-	if st, err := os.Stat(name); err == nil && st.IsDir() {
-		name = filepath.Join(name, output.PGNFile)
+	if st, err := os.Stat(arg); err == nil && st.IsDir() {
+		var games bytes.Buffer
+		if err := output.Export(arg, &games, nil); err != nil {
+			return nil, arg, err
+		}
+		return io.NopCloser(&games), filepath.Join(arg, output.GamesFile), nil
 	}
+	name = arg
 	f, err := output.Open(name)
 	if err != nil {
 		return nil, name, err
