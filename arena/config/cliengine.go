@@ -31,7 +31,7 @@ func NewEngineConfig(name, engine, command string, args []string, options map[st
 	if command != "" || len(args) > 0 {
 		return e, fmt.Errorf("a command is only for an external UCI engine (%s is a built-in engine)", engine)
 	}
-	if err := resolveBuiltin(spec, &e); err != nil {
+	if err := resolveBuiltin(spec, &e, true); err != nil {
 		return e, fmt.Errorf("engine %s: %w", engine, err)
 	}
 	return e, nil

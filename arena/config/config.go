@@ -381,14 +381,28 @@ func Load(path string) (*Config, error) {
 	return Parse(path, data)
 }
 
+// LoadRecorded reads the config.yaml of a run directory for a tool that
+// plays nothing: as Load, but the built-in engines are not built (decoder).
+func LoadRecorded(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	return parse(&decoder{file: path, recorded: true}, data)
+}
+
 // Parse is Load on data already read; path is used in messages and to find
 // relative openings files.
 func Parse(path string, data []byte) (*Config, error) {
+	return parse(&decoder{file: path}, data)
+}
+
+func parse(d *decoder, data []byte) (*Config, error) {
+	path := d.file
 	doc, err := singleDocument(path, data)
 	if err != nil {
 		return nil, err
 	}
-	d := &decoder{file: path}
 	root := doc.Content[0]
 	if root.Kind == yaml.MappingNode && keyNode(root, "sweep") != root {
 		return d.sweep(root)

@@ -14,7 +14,15 @@ import (
 
 // decoder walks the YAML tree so that every error carries file:line and
 // the dotted key path.
-type decoder struct{ file string }
+// decoder decodes one config file. recorded marks a run's config.yaml read
+// back by a tool that plays nothing (arena export, arena analyze RUN_DIR):
+// arena run checked it when it wrote it, and its built-in engines are not
+// built again, since a model file named relative to where the run started
+// need not be found from here.
+type decoder struct {
+	file     string
+	recorded bool
+}
 
 func (d *decoder) errorf(n *yaml.Node, key, format string, args ...any) error {
 	// Values beyond a screenful are what the user wrote (the lists of

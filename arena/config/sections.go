@@ -105,15 +105,16 @@ func (d *decoder) engine(n, engineNode *yaml.Node, path string, e *EngineConfig,
 			return d.errorf(optNodes[name], path+".options."+name, "%v", err)
 		}
 	}
-	if err := resolveBuiltin(spec, e); err != nil {
+	if err := resolveBuiltin(spec, e, !d.recorded); err != nil {
 		return d.errorf(n, path+".options", "%v", err)
 	}
 	return nil
 }
 
 // resolveBuiltin checks a built-in engine's options and fills in its
-// canonical user options, the resolved view and the default name.
-func resolveBuiltin(spec engines.Spec, e *EngineConfig) error {
+// canonical user options, the resolved view and the default name; with
+// build, it also builds the engine once.
+func resolveBuiltin(spec engines.Spec, e *EngineConfig, build bool) error {
 	user, err := spec.UserValues(e.Options)
 	if err != nil {
 		return err
@@ -125,12 +126,14 @@ func resolveBuiltin(spec engines.Spec, e *EngineConfig) error {
 	// Some options are only checked by building the engine (a model file
 	// that does not load). Building it once here reports them at the config
 	// line, before any engine process or run directory exists.
-	eng, err := spec.New(resolved)
-	if err != nil {
-		return err
-	}
-	if err := eng.Close(); err != nil {
-		return err
+	if build {
+		eng, err := spec.New(resolved)
+		if err != nil {
+			return err
+		}
+		if err := eng.Close(); err != nil {
+			return err
+		}
 	}
 	if len(user) > 0 {
 		e.Options = user

@@ -23,7 +23,7 @@ import (
 // PGN holds every game whatever output.pgn said (none or last N), as the
 // one asking for it wants the games.
 func Export(dir string, pgn, moves io.Writer) error {
-	cfg, err := config.Load(filepath.Join(dir, ConfigFile))
+	cfg, err := config.LoadRecorded(filepath.Join(dir, ConfigFile))
 	if err != nil {
 		return err
 	}

@@ -143,15 +143,16 @@ func TestAnalyzeTimeouts(t *testing.T) {
 	}
 }
 
-// `arena analyze RUN_DIR` of a run compressed at its end reads its
-// games.pgn.gz; a damaged one is an error naming it.
+// `arena analyze RUN_DIR` of a run compressed at its end judges the games
+// of its games.jsonl.gz (a committed run keeps no PGN); a damaged log is an
+// error naming it.
 func TestAnalyzeCompressedRun(t *testing.T) {
 	if _, err := uci.LocateEngine("stockfish"); err != nil {
 		t.Skipf("stockfish not found: %v", err)
 	}
 	fixture := filepath.Join("..", "..", "arena", "report", "testdata", "runs", "thesis-exp1", "01-movetime-50ms")
 	recorded := recordedCPLs(t, filepath.Join(fixture, "games.jsonl"))
-	dir := compressedRun(t, filepath.Join(fixture, output.PGNFile), output.PGNFile)
+	dir := compressedRun(t, filepath.Join(fixture, output.ConfigFile), filepath.Join(fixture, output.GamesFile))
 	out := filepath.Join(t.TempDir(), "analysis.json")
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"analyze", dir, "--depth", "1", "--out", out, "--quiet"}, &stdout, &stderr); code != 0 {
@@ -166,29 +167,31 @@ func TestAnalyzeCompressedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(rep.Games) != len(recorded) || len(rep.Games[0].Judgements) != len(recorded[0]) {
-		t.Fatalf("%d games judged from games.pgn.gz, want %d", len(rep.Games), len(recorded))
+		t.Fatalf("%d games judged from games.jsonl.gz, want %d", len(rep.Games), len(recorded))
 	}
-	gz := filepath.Join(dir, output.PGNFile+output.GzipExt)
+	gz := filepath.Join(dir, output.GamesFile+output.GzipExt)
 	if err := os.WriteFile(gz, []byte("not gzip"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	stderr.Reset()
 	if code := run([]string{"analyze", dir, "--depth", "1", "--quiet"}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), gz+": corrupt or cut-short gzip file") {
-		t.Errorf("a damaged games.pgn.gz: exit %d, stderr %q; want 1 and an error naming it", code, stderr.String())
+		t.Errorf("a damaged games.jsonl.gz: exit %d, stderr %q; want 1 and an error naming it", code, stderr.String())
 	}
 }
 
-// compressedRun returns a new run directory holding src as its file name,
-// compressed as output.compress leaves it.
-func compressedRun(t *testing.T, src, name string) string {
+// compressedRun returns a new run directory holding the files srcs (by
+// their base names), compressed as output.compress leaves them.
+func compressedRun(t *testing.T, srcs ...string) string {
 	t.Helper()
 	dir := t.TempDir()
-	data, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-		t.Fatal(err)
+	for _, src := range srcs {
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(src)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := output.Compress(dir); err != nil {
 		t.Fatal(err)

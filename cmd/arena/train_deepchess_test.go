@@ -26,7 +26,7 @@ func TestTrainDeepChessCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run1 := compressedRun(t, fixture, output.GamesFile)
+	run1 := compressedRun(t, fixture)
 	games := filepath.Join(run1, output.GamesFile)
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"train", "deepchess", "--games", games, "--out", out, "--pos2vec", "16,8", "--head", "8",
