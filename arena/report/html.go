@@ -72,7 +72,7 @@ ul.elo { font-family: monospace; font-size: 0.9em; }
 {{- range .Facts}}
 <dt>{{.Key}}</dt><dd>{{.Value}}</dd>
 {{- end}}
-<dt>Games (PGN)</dt><dd>{{if .PGNLink}}<a href="{{.PGNLink}}">{{.PGNName}}</a>{{else}}none kept (output.pgn: none){{end}}</dd>
+<dt>Games (PGN)</dt><dd>{{if .PGNLink}}<a href="{{.PGNLink}}">{{.PGNName}}</a>{{else}}not kept: <code>arena export</code> derives it from the games log{{end}}</dd>
 </dl>
 <h3>Results</h3>
 {{template "table" .Results}}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"arena/arena/output"
@@ -26,6 +27,12 @@ func TestMovesFromLog(t *testing.T) {
 		}
 		if r.PGN != "" {
 			t.Errorf("%s: PGN %q without a games.pgn", name, r.PGN)
+		}
+		if name == sweep50 {
+			_, _, md, _ := writeReport(t, []*Run{r})
+			if !strings.Contains(md, "- **Games (PGN):** not kept: `arena export` derives it") {
+				t.Errorf("report.md of a run without games.pgn does not say how to get it:\n%s", md)
+			}
 		}
 		rows := readCSV(t, filepath.Join(runs, name, output.MovesFile))
 		if len(r.Moves) != len(rows) || len(rows) == 0 {

@@ -41,7 +41,7 @@ func (r *Report) Markdown() []byte {
 		if s.PGNLink != "" {
 			fmt.Fprintf(&b, "- **Games (PGN):** [%s](%s)\n", s.PGNName, s.PGNLink)
 		} else {
-			b.WriteString("- **Games (PGN):** none kept (output.pgn: none)\n")
+			b.WriteString("- **Games (PGN):** not kept: `arena export` derives it from the games log\n")
 		}
 		b.WriteString("\n### Results\n\n")
 		WriteMarkdownTable(&b, s.Results)
