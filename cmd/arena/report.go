@@ -18,7 +18,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "report `DIR` (default: the directory given, when there is one)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: arena report DIR... [--out DIR]")
-		fmt.Fprintln(stderr, "\nReads run directories of arena run (summary.json, moves.csv, config.yaml; a sweep's")
+		fmt.Fprintln(stderr, "\nReads run directories of arena run (summary.json, config.yaml, games.jsonl; a sweep's")
 		fmt.Fprintln(stderr, "directory, or any directory holding run directories, stands for all of them) and writes")
 		fmt.Fprintln(stderr, "report.md, report.html and plots/ (PNG and SVG) into the report directory (see docs/report.md).")
 		fs.PrintDefaults()

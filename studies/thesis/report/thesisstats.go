@@ -12,7 +12,7 @@ import (
 )
 
 // moveStats are our side's per-move numbers of one engine at one setting,
-// from the runs' moves.csv: what summary.json's means do not give.
+// from the runs' games logs: what summary.json's means do not give.
 type moveStats struct {
 	medianNodes float64
 	// acpl is the pooled ACPL over the distinct games with the standard
