@@ -147,7 +147,7 @@ reproduce: build stockfish
 	$(call thesis-sets,$(THESIS_SETS))
 	@set -e; [ -z "$(REJUDGE_PROTOCOL)" ] || for s in $(THESIS_SETS); do \
 		for r in $$(ls -d $(THESIS_RESULTS)/$$s/*/summary.json $(THESIS_RESULTS)/$$s/*/*/summary.json 2>/dev/null); do \
-		r=$$(dirname $$r); j=$$r/judge-$(REJUDGE_PROTOCOL).json; [ -f $$j ] && continue; \
+		r=$$(dirname $$r); j=$$r/judge-$(REJUDGE_PROTOCOL).json; { [ -f $$j ] || [ -f $$j.gz ]; } && continue; \
 		dep=$$(grep -o '"depth": *[0-9]*' $$r/summary.json | head -1 | grep -o '[0-9]*$$'); \
 		./$(BIN) analyze $$r --protocol $(REJUDGE_PROTOCOL) --depth $$dep --workers 2 --out $$j.tmp > /dev/null; \
 		mv $$j.tmp $$j; \

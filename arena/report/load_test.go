@@ -1,6 +1,8 @@
 package report
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/csv"
 	"math"
 	"os"
@@ -80,4 +82,39 @@ func readCSV(t *testing.T, path string) []map[string]string {
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// A re-judging stored gzipped (judge-P.json.gz) loads as the plain file
+// does; where both exist the plain one is read, once.
+func TestCompressedRejudge(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	copyRun(t, exp1at50, dir)
+	plain := filepath.Join(dir, "judge-position.json")
+	report := `{"judge": {"protocol": "position", "depth": 12}, "games": [{"white": "Heuristic", "black": "NN", "white_stats": {"moves": 10, "cpl_sum": 100}, "black_stats": {"moves": 5, "cpl_sum": 50}}]}`
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	if _, err := zw.Write([]byte(report)); err != nil || zw.Close() != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(plain+output.GzipExt, zipped.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, withPlain := range []bool{false, true} {
+		if withPlain {
+			if err := os.WriteFile(plain, []byte(report), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r, err := LoadRun(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := plain
+		if !withPlain {
+			want += output.GzipExt
+		}
+		if len(r.Rejudges) != 1 || r.Rejudges[0].File != want || r.Rejudges[0].Label() != "position protocol, depth 12" || r.Rejudges[0].Games[0].WhiteStats.CPLSum != 100 {
+			t.Errorf("plain file too %v: %d re-judgings, first %+v; want one from %s", withPlain, len(r.Rejudges), r.Rejudges, want)
+		}
+	}
 }

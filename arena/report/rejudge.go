@@ -3,8 +3,12 @@ package report
 import (
 	"encoding/json"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
+	"slices"
+	"strings"
+
+	"arena/arena/output"
 )
 
 // RejudgePattern names the re-judgings of a run kept in its directory:
@@ -45,11 +49,21 @@ func loadRejudges(dir string) ([]*Rejudge, error) {
 	if err != nil {
 		return nil, err
 	}
+	zipped, err := filepath.Glob(filepath.Join(dir, RejudgePattern+output.GzipExt))
+	if err != nil {
+		return nil, err
+	}
+	for _, z := range zipped {
+		if f := strings.TrimSuffix(z, output.GzipExt); !slices.Contains(files, f) {
+			files = append(files, f)
+		}
+	}
+	slices.Sort(files)
 	var out []*Rejudge
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, f, err := readRunFile(f)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", dir, unwrapPath(err))
+			return nil, err
 		}
 		j := &Rejudge{File: f}
 		if err := json.Unmarshal(data, j); err != nil {
@@ -61,4 +75,16 @@ func loadRejudges(dir string) ([]*Rejudge, error) {
 		out = append(out, j)
 	}
 	return out, nil
+}
+
+// readRunFile reads the run file at path, plain or gzipped (output.Open),
+// and returns the name of the file read.
+func readRunFile(path string) ([]byte, string, error) {
+	r, err := output.Open(path)
+	if err != nil {
+		return nil, path, err
+	}
+	defer r.Close()
+	data, err := io.ReadAll(r)
+	return data, r.Name(), err
 }
