@@ -288,6 +288,9 @@ func readMoves(dir string, s *record.Summary) ([]Move, error) {
 			if m.CPL != nil {
 				mv.CPL = ptr(float64(*m.CPL))
 			}
+			if m.EvalCP != nil {
+				mv.Eval = ptr(float64(*m.EvalCP))
+			}
 			moves = append(moves, mv)
 		}
 		return nil
@@ -338,4 +341,37 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// globRunFiles lists the files of dir matching pattern, stored plain or
+// gzipped (NAME.gz), by their plain names, sorted; readRunFile reads either
+// form (the plain one where both exist, as output.Locate decides).
+func globRunFiles(dir, pattern string) ([]string, error) {
+	files, err := filepath.Glob(filepath.Join(dir, pattern))
+	if err != nil {
+		return nil, err
+	}
+	zipped, err := filepath.Glob(filepath.Join(dir, pattern+output.GzipExt))
+	if err != nil {
+		return nil, err
+	}
+	for _, z := range zipped {
+		if f := strings.TrimSuffix(z, output.GzipExt); !slices.Contains(files, f) {
+			files = append(files, f)
+		}
+	}
+	slices.Sort(files)
+	return files, nil
+}
+
+// readRunFile reads the run file at path, plain or gzipped (output.Open),
+// and returns the name of the file read.
+func readRunFile(path string) ([]byte, string, error) {
+	r, err := output.Open(path)
+	if err != nil {
+		return nil, path, err
+	}
+	defer r.Close()
+	data, err := io.ReadAll(r)
+	return data, r.Name(), err
 }

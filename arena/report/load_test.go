@@ -42,16 +42,19 @@ func TestMovesFromLog(t *testing.T) {
 		}
 		for i, row := range rows {
 			m := r.Moves[i]
-			cpl := ""
+			cpl, eval := "", ""
 			if m.CPL != nil {
 				cpl = strconv.FormatFloat(*m.CPL, 'f', -1, 64)
+			}
+			if m.Eval != nil {
+				eval = strconv.FormatFloat(*m.Eval, 'f', -1, 64)
 			}
 			csvTime, err := strconv.ParseFloat(row["time_s"], 64)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := []string{strconv.Itoa(m.Game), strconv.Itoa(m.Ply), m.Engine, m.UCI, strconv.FormatInt(m.Nodes, 10), cpl}
-			want := []string{row["game"], row["ply"], row["engine"], row["move_uci"], row["nodes"], row["cpl"]}
+			got := []string{strconv.Itoa(m.Game), strconv.Itoa(m.Ply), m.Engine, m.UCI, strconv.FormatInt(m.Nodes, 10), cpl, eval}
+			want := []string{row["game"], row["ply"], row["engine"], row["move_uci"], row["nodes"], row["cpl"], row["eval_cp"]}
 			// moves.csv rounds times to 0.1 ms.
 			if !slices.Equal(got, want) || math.Abs(m.Time-csvTime) > 0.5e-4 {
 				t.Errorf("%s: move %d from games.jsonl %v time %v; moves.csv row %v time %v", name, i+1, got, m.Time, want, csvTime)

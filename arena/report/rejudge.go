@@ -3,12 +3,6 @@ package report
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"path/filepath"
-	"slices"
-	"strings"
-
-	"arena/arena/output"
 )
 
 // RejudgePattern names the re-judgings of a run kept in its directory:
@@ -43,22 +37,13 @@ func (j *Rejudge) Label() string {
 	return fmt.Sprintf("%s protocol, depth %d", j.Judge.Protocol, j.Judge.Depth)
 }
 
-// loadRejudges reads the run directory's re-judgings, in file name order.
+// loadRejudges reads the run directory's re-judgings, in file name order,
+// each stored plain or gzipped (judge-P.json.gz, a twentieth of the size).
 func loadRejudges(dir string) ([]*Rejudge, error) {
-	files, err := filepath.Glob(filepath.Join(dir, RejudgePattern))
+	files, err := globRunFiles(dir, RejudgePattern)
 	if err != nil {
 		return nil, err
 	}
-	zipped, err := filepath.Glob(filepath.Join(dir, RejudgePattern+output.GzipExt))
-	if err != nil {
-		return nil, err
-	}
-	for _, z := range zipped {
-		if f := strings.TrimSuffix(z, output.GzipExt); !slices.Contains(files, f) {
-			files = append(files, f)
-		}
-	}
-	slices.Sort(files)
 	var out []*Rejudge
 	for _, f := range files {
 		data, f, err := readRunFile(f)
@@ -75,16 +60,4 @@ func loadRejudges(dir string) ([]*Rejudge, error) {
 		out = append(out, j)
 	}
 	return out, nil
-}
-
-// readRunFile reads the run file at path, plain or gzipped (output.Open),
-// and returns the name of the file read.
-func readRunFile(path string) ([]byte, string, error) {
-	r, err := output.Open(path)
-	if err != nil {
-		return nil, path, err
-	}
-	defer r.Close()
-	data, err := io.ReadAll(r)
-	return data, r.Name(), err
 }
