@@ -68,7 +68,7 @@ func (m *match) takeInOrder(report bool) error {
 			}
 			m.total, m.planned = m.ko.Planned(), m.ko.Planned()
 			if m.prog != nil {
-				m.prog.total = m.total
+				m.prog.setPlanned(m.total, m.planned)
 			}
 		}
 		if err := m.lines.Add(m.b.Add(g)); err != nil {

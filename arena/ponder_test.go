@@ -153,19 +153,20 @@ engines:
 	}
 }
 
-// Pondering counts two busy engines per game in the core warning; at
-// concurrency 1 the judge works between games.
+// Pondering counts two busy engines per game in the core warning, and
+// the judge, which judges beside play, one core per process.
 func TestCoreWarningCountsPondering(t *testing.T) {
 	for _, c := range []struct {
 		n, perGame, judge, cores int
 		want                     string
 	}{
-		{1, 1, 1, 1, ""},
-		{1, 2, 1, 2, ""},
-		{1, 2, 1, 1, "pondering keeps 2 engines busy, the machine has 1 core(s)"},
+		{1, 1, 1, 2, ""},
+		{1, 1, 0, 1, ""},
+		{1, 1, 1, 1, "concurrency 1 plus 1 judge process(es) judging beside play need 2 cores, the machine has 1"},
+		{1, 2, 1, 2, "concurrency 1 with pondering (2 engines thinking per game) plus 1 judge process(es) judging beside play need 3 cores"},
 		{2, 1, 0, 2, ""},
-		{2, 2, 0, 2, "concurrency 2 with pondering (2 engines thinking per game) plus 0 judge process(es) need 4 cores, the machine has 2"},
-		{2, 1, 2, 2, "concurrency 2 plus 2 judge process(es) need 4 cores"},
+		{2, 2, 0, 2, "concurrency 2 with pondering (2 engines thinking per game) plus 0 judge process(es) judging beside play need 4 cores, the machine has 2"},
+		{2, 1, 2, 2, "concurrency 2 plus 2 judge process(es) judging beside play need 4 cores"},
 	} {
 		got := strings.Join(coreWarning(c.n, c.perGame, c.judge, c.cores), "")
 		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {

@@ -63,6 +63,7 @@ type match struct {
 	hasNext bool
 	pending map[int]pendingGame // finished, waiting for earlier games
 	prog    *progress
+	st      *status       // what the workers and judges are doing, for the live line
 	wrote   time.Time     // last summary write
 	wait    time.Duration // until the next one may be written
 	played  int           // games finished in this session
@@ -109,6 +110,7 @@ func newMatch(ctx context.Context, cfg *config.Config, opt Options) (_ *match, e
 		}
 		m.judgeID = m.judge.Engine()
 	}
+	m.st = newStatus(m.judge, m.began)
 	m.warnings = append(repeatWarnings(cfg, len(m.openings)), coreWarning(m.n, perGame(cfg), judgeWorkers, runtime.NumCPU())...)
 	books, err := loadBooks(cfg)
 	if err != nil {
@@ -168,24 +170,18 @@ func (m *match) startEngines(ctx context.Context) error {
 // coreWarning warns when the games and the judge need more cores than the
 // machine has: engines then share cores and their times lose meaning. A
 // game keeps perGame engines busy (2 when an engine ponders: it thinks
-// while its opponent does); at concurrency 1 the judge works between
-// games, not beside them.
+// while its opponent does); the judge judges beside play at any
+// concurrency, one core per judge process.
 func coreWarning(n, perGame, judge, cores int) []string {
-	busy := n * perGame
-	if n > 1 {
-		busy += judge
-	}
+	busy := n*perGame + judge
 	if busy <= cores {
 		return nil
-	}
-	if n == 1 {
-		return []string{fmt.Sprintf("pondering keeps %d engines busy, the machine has %d core(s): the engines will share cores, so their times and node counts are not comparable with a run on more cores", busy, cores)}
 	}
 	what := fmt.Sprintf("concurrency %d", n)
 	if perGame > 1 {
 		what = fmt.Sprintf("concurrency %d with pondering (%d engines thinking per game)", n, perGame)
 	}
-	return []string{fmt.Sprintf("%s plus %d judge process(es) need %d cores, the machine has %d: engines will share cores, so their times and node counts are not comparable with a run at concurrency 1",
+	return []string{fmt.Sprintf("%s plus %d judge process(es) judging beside play need %d cores, the machine has %d: engines will share cores with each other and with the judge, so their times and node counts are not comparable with a run where each has a core",
 		what, judge, busy, cores)}
 }
 
@@ -262,7 +258,8 @@ func (m *match) open(ctx context.Context, dir string) error {
 			return err
 		}
 		if m.judge != nil && g.WhiteStats == nil && len(g.Moves) > 0 {
-			if err := judgeGame(ctx, m.judge, g); err != nil {
+			m.judgeRecord(ctx, g)
+			if ctx.Err() != nil {
 				return &InterruptedError{Dir: dir, Done: len(idx), Total: m.planned}
 			}
 		}
@@ -278,7 +275,8 @@ func (m *match) open(ctx context.Context, dir string) error {
 	if err := m.out.Install(); err != nil {
 		return err
 	}
-	m.prog = &progress{w: m.stdout, quiet: m.opt.Quiet, terminal: m.opt.Terminal && !m.opt.Quiet, width: m.opt.Width, total: m.total, start: time.Now(), done0: m.b.Played(),
+	m.prog = &progress{w: m.stdout, quiet: m.opt.Quiet, terminal: m.opt.Terminal && !m.opt.Quiet, width: m.opt.Width, total: m.total,
+		planned: m.planned, prior: m.prior, began: m.began, st: m.st, sum: m.b.Summary(),
 		ratingEvery: cmp.Or(m.opt.RatingInterval, m.cfg.RatingInterval)}
 	return m.writeSummaries(m.b.Summary(), true)
 }
@@ -310,36 +308,58 @@ type gameResult struct {
 	err  error
 }
 
-// play runs the workers until the schedule is done, the SPRT decides or ctx
-// is cancelled.
+// play runs the workers and the judges until the schedule is done, the
+// SPRT decides or ctx is cancelled.
 func (m *match) play(ctx context.Context) (*record.Summary, error) {
 	gctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// With several workers, a worker takes its next game from a queue the
 	// moment it finishes one, instead of waiting while this goroutine
 	// writes the finished game (three fsyncs, often a summary). One worker
-	// gets its next game only once the last one is written: a game then
-	// never starts after an interruption or a decision that the previous
-	// game's outputs already show, and live progress, which reads the
-	// summary from the worker, needs that hand-off.
+	// gets its next game only when it asks for one, so that a game never
+	// starts after an interruption that this goroutine has seen.
 	queue := m.n
 	if m.n == 1 {
 		queue = 0
 	}
 	jobs := make(chan gameSpec, queue)
 	results := make(chan gameResult, 2*m.n)
+	played := results
+	var judged sync.WaitGroup
+	if m.judge != nil {
+		// Judging beside play: a game goes from its worker to a queue
+		// of at most one game per judge, where the first free judge
+		// takes it; a worker waits only while that queue is full.
+		judges := m.judge.Config().Workers
+		played = make(chan gameResult, judges)
+		for range judges {
+			judged.Go(func() {
+				for res := range played {
+					if res.err == nil {
+						m.judgeRecord(gctx, res.rec)
+					}
+					results <- res
+				}
+			})
+		}
+	}
 	var wg sync.WaitGroup
 	for _, r := range m.workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			m.work(gctx, r, jobs, results)
-		}()
+		wg.Go(func() { m.work(gctx, r, jobs, played) })
 	}
+	live, stopLive := context.WithCancel(ctx)
+	var liveDone sync.WaitGroup
+	liveDone.Go(func() { m.prog.run(live) })
 	defer func() {
 		close(jobs)
 		cancel()
 		wg.Wait()
+		if m.judge != nil {
+			close(played)
+			judged.Wait()
+		}
+		stopLive()
+		liveDone.Wait()
 	}()
 	feed := newGames(m.cfg, m.openings, m.shard, m.ko)
 	spec, more := m.nextToPlay(feed)
@@ -372,6 +392,8 @@ func (m *match) play(ctx context.Context) (*record.Summary, error) {
 			}
 		}
 	}
+	stopLive()
+	liveDone.Wait()
 	sum := m.b.Summary()
 	if fatal != nil {
 		m.writeSummaries(sum, true)
@@ -422,29 +444,35 @@ func (m *match) finished(res gameResult) error {
 	return m.takeInOrder(true)
 }
 
-// work plays the games it is handed with one worker's engines, judging each
-// after it ends.
-func (m *match) work(ctx context.Context, r *runner, jobs <-chan gameSpec, results chan<- gameResult) {
+// work plays the games it is handed with one worker's engines and hands
+// each on, to the judges or straight to the results.
+func (m *match) work(ctx context.Context, r *runner, jobs <-chan gameSpec, out chan<- gameResult) {
 	for spec := range jobs {
 		if ctx.Err() != nil { // queued before the run stopped
-			results <- gameResult{spec: spec, err: ctx.Err()}
+			out <- gameResult{spec: spec, err: ctx.Err()}
 			continue
 		}
 		m.seedPlayers(ctx, r, spec)
-		var onMove func(int)
-		if m.n == 1 && m.opt.Terminal {
-			done, sum := m.b.Played(), m.b.Summary()
-			onMove = func(ply int) { m.prog.live(done, sum, spec.Number, ply) }
+		m.st.gameStarted(spec.Number)
+		rec, err := r.playGame(ctx, spec, func(ply int) { m.st.move(spec.Number, ply) })
+		plies := 0
+		if rec != nil {
+			plies = rec.Plies
 		}
-		rec, err := r.playGame(ctx, spec, onMove)
-		if err == nil && m.judge != nil {
-			if jerr := judgeGame(ctx, m.judge, rec); jerr != nil {
-				rec.JudgeError = "judge interrupted; judged again on resume"
-			}
-		}
+		m.st.gameEnded(spec.Number, plies, err == nil)
 		if err != nil && ctx.Err() == nil {
 			err = fmt.Errorf("game %d: %w", spec.Number, err)
 		}
-		results <- gameResult{spec: spec, rec: rec, err: err}
+		out <- gameResult{spec: spec, rec: rec, err: err}
 	}
+}
+
+// judgeRecord judges a finished game; when ctx ends first the game is kept
+// unjudged, to be judged on resume.
+func (m *match) judgeRecord(ctx context.Context, rec *record.GameRecord) {
+	m.st.judgeStarted(len(rec.Moves))
+	if err := judgeGame(ctx, m.judge, rec); err != nil {
+		rec.JudgeError = "judge interrupted; judged again on resume"
+	}
+	m.st.judgeEnded(len(rec.Moves))
 }

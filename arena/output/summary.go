@@ -20,6 +20,7 @@ import (
 	"arena/arena/config"
 	"arena/arena/record"
 	"arena/internal/atomicfile"
+	"arena/internal/termfit"
 	"arena/tracker"
 )
 
@@ -122,16 +123,61 @@ func RenderTable(w io.Writer, markdown bool, header []string, rows [][]string, r
 // the game pairs); for more than two engines the crosstable and the rating
 // table; and the SPRT's state.
 func WriteTable(w io.Writer, s *record.Summary) error {
-	return writeResults(w, s, false)
+	return writeResults(w, s, false, 0)
 }
 
-// writeResults writes what WriteTable prints, or its Markdown version.
-func writeResults(w io.Writer, s *record.Summary, markdown bool) error {
+// WriteTableFit is WriteTable for a terminal of width columns: no line
+// is wider. The results table first shortens the engine names, then drops
+// columns in the order of resultsDrop; a crosstable too wide shows only
+// points/games in its cells, under the engines' numbers; other lines wrap. The files keep every column.
+func WriteTableFit(w io.Writer, s *record.Summary, width int) error {
+	if width > 0 {
+		w = termfit.NewWriter(w, width)
+	}
+	return writeResults(w, s, false, width)
+}
+
+// resultsDrop is the order in which a terminal too narrow loses the
+// results table's columns (indices into tableHeader): the medians, the
+// W/D/L counts (Score % stays), accuracy (ACPL stays), depth, RAM, nodes,
+// games. docs/watch.md lists it.
+var resultsDrop = []int{9, 7, 2, 3, 4, 13, 10, 11, 8, 1}
+
+// fitTable renders a table for the terminal, fitted to width (0: whole).
+func fitTable(w io.Writer, header []string, rows [][]string, rightFromCol, width, nameCol int, drop []int) error {
+	if width <= 0 {
+		return RenderTable(w, false, header, rows, rightFromCol)
+	}
+	var err error
+	out := termfit.Table(header, rows, width, nameCol, 16, drop, func(h []string, rs [][]string) string {
+		var b bytes.Buffer
+		right := rightFromCol
+		if len(h) < len(header) { // keep the alignment of the columns kept
+			right = min(rightFromCol, len(h))
+		}
+		if rerr := RenderTable(&b, false, h, rs, right); rerr != nil {
+			err = rerr
+		}
+		return b.String()
+	})
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, out)
+	return err
+}
+
+// writeResults writes what WriteTable prints, or its Markdown version,
+// fitted to a terminal of width columns (0: whole).
+func writeResults(w io.Writer, s *record.Summary, markdown bool, width int) error {
 	bullet := ""
 	if markdown {
 		bullet = "- "
 	}
-	if err := RenderTable(w, markdown, tableHeader, tableRows(s), 1); err != nil {
+	if markdown {
+		width = 0
+	}
+	if err := fitTable(w, tableHeader, tableRows(s), 1, width, 0, resultsDrop); err != nil {
 		return err
 	}
 	if markdown && len(s.Pairs) > 0 {
@@ -148,11 +194,31 @@ func writeResults(w io.Writer, s *record.Summary, markdown bool) error {
 		if markdown {
 			fmt.Fprintln(w)
 		}
-		if err := RenderTable(w, markdown, crosstableHeader(s.Crosstable), crosstableRows(s.Crosstable), 1); err != nil {
-			return err
+		header, rows := crosstableHeader(s.Crosstable), crosstableRows(s.Crosstable, false)
+		if markdown {
+			if err := RenderTable(w, true, header, rows, 1); err != nil {
+				return err
+			}
+		} else {
+			var full bytes.Buffer
+			if err := RenderTable(&full, false, header, rows, 1); err != nil {
+				return err
+			}
+			if width > 0 && termfit.Widest(full.String()) > width {
+				// Numbered columns, points/games cells.
+				header, rows = []string{"Engine"}, crosstableRows(s.Crosstable, true)
+				for i := range s.Crosstable.Engines {
+					header = append(header, fmt.Sprint(i+1))
+					rows[i][0] = fmt.Sprintf("%d %s", i+1, rows[i][0])
+				}
+				header = append(header, "Points", "Games")
+			}
+			if err := fitTable(w, header, rows, 1, width, 0, []int{len(header) - 1}); err != nil {
+				return err
+			}
 		}
 	}
-	if err := writeRatings(w, s, markdown); err != nil {
+	if err := writeRatings(w, s, markdown, width); err != nil {
 		return err
 	}
 	if s.RatingsError != "" {
@@ -182,7 +248,7 @@ func writePairs(w io.Writer, s *record.Summary, bullet string) {
 }
 
 // writeRatings writes the rating table of more than two engines.
-func writeRatings(w io.Writer, s *record.Summary, markdown bool) error {
+func writeRatings(w io.Writer, s *record.Summary, markdown bool, width int) error {
 	if len(s.Engines) <= 2 || s.Ratings == nil {
 		return nil
 	}
@@ -195,7 +261,10 @@ func writeRatings(w io.Writer, s *record.Summary, markdown bool) error {
 	if markdown {
 		fmt.Fprintln(w)
 	}
-	return RenderTable(w, markdown, ratingsHeader, ratingRows(s.Ratings), 2)
+	if markdown {
+		return RenderTable(w, true, ratingsHeader, ratingRows(s.Ratings), 2)
+	}
+	return fitTable(w, ratingsHeader, ratingRows(s.Ratings), 2, width, 1, []int{6, 4, 0})
 }
 
 // WriteRatingInterval prints what a rating interval shows while a run
@@ -204,10 +273,15 @@ func writeRatings(w io.Writer, s *record.Summary, markdown bool) error {
 // pentanomial counts of its complete game pairs with their Elo, and for
 // more than two engines the rating table. The numbers are the summary's,
 // computed by tracker's statistics.
-func WriteRatingInterval(w io.Writer, s *record.Summary) error {
+//
+// On a terminal of width columns (0: none) no line is wider.
+func WriteRatingInterval(w io.Writer, s *record.Summary, width int) error {
+	if width > 0 {
+		w = termfit.NewWriter(w, width)
+	}
 	fmt.Fprintf(w, "--- Ratings after %d of %d games ---\n", s.GamesPlayed, s.GamesPlanned)
 	writePairs(w, s, "")
-	if err := writeRatings(w, s, false); err != nil {
+	if err := writeRatings(w, s, false, width); err != nil {
 		return err
 	}
 	if s.RatingsError != "" {
@@ -220,11 +294,17 @@ func crosstableHeader(c *record.Crosstable) []string {
 	return append(append([]string{"Engine"}, c.Engines...), "Points", "Games")
 }
 
-func crosstableRows(c *record.Crosstable) [][]string {
+// crosstableRows are the crosstable's rows; short cells are points/games
+// only, for a narrow terminal.
+func crosstableRows(c *record.Crosstable, short bool) [][]string {
 	var rows [][]string
 	for _, r := range c.Rows {
 		row := []string{r.Engine}
 		for _, cell := range r.Cells {
+			if short && cell != nil {
+				row = append(row, fmt.Sprintf("%s/%d", record.FormatPoints(cell.Points), cell.Games))
+				continue
+			}
 			row = append(row, cell.String())
 		}
 		rows = append(rows, append(row, record.FormatPoints(r.Points), fmt.Sprint(r.Games)))
@@ -331,7 +411,7 @@ func writeMarkdown(w io.Writer, s *record.Summary, cfg *config.Config, lines *Ga
 	if s.Stopped != "" {
 		fmt.Fprintf(&b, "Stopped early: %s.\n\n", s.Stopped)
 	}
-	if err := writeResults(&b, s, true); err != nil {
+	if err := writeResults(&b, s, true, 0); err != nil {
 		return err
 	}
 	b.WriteString("\n")

@@ -7,8 +7,10 @@ import (
 	"arena/tracker"
 )
 
-// JudgeTiming is when the judge works; it never runs while an engine thinks.
-const JudgeTiming = "after each game"
+// JudgeTiming is when the judge works: a game is judged once it has ended,
+// on the judge's own processes, while the next games are played (they
+// share the machine's cores: see the core warning).
+const JudgeTiming = "after each game, beside play"
 
 // Summary is summary.json: the match's aggregates, rewritten after every game.
 type Summary struct {
@@ -79,6 +81,15 @@ type Throughput struct {
 	// over the wall time.
 	HarnessCPUS  float64 `json:"harness_cpu_s"`
 	HarnessShare float64 `json:"harness_share"`
+	// Where the wall time went: with a game in play (PlayingS), with
+	// no game in play but the judge busy (JudgingS: after the last game,
+	// or while a resumed run judges its old games), and with neither
+	// (IdleS: start-up, writing). They add up to WallS. JudgeBusyS is the
+	// time the judge was busy, beside play or not.
+	PlayingS   float64 `json:"playing_s"`
+	JudgingS   float64 `json:"judging_s"`
+	IdleS      float64 `json:"idle_s"`
+	JudgeBusyS float64 `json:"judge_busy_s"`
 }
 
 // JudgeSummary records the judge's settings.

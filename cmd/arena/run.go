@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"arena/arena"
 	"arena/arena/config"
 	"arena/arena/record"
+	"arena/internal/termfit"
 )
 
 func init() {
@@ -107,7 +109,13 @@ func play(req runRequest, stdout, stderr io.Writer) (dir string, code int) {
 		<-ctx.Done()
 		stop()
 	}()
-	opt := arena.Options{Binary: binary, OutDir: req.out, Stdout: stdout, Terminal: isTerminal(stdout), Width: terminalWidth(stdout), Concurrency: req.concurrency, Shard: req.shard,
+	terminal, width := isTerminal(stdout), terminalWidth(stdout)
+	if terminal {
+		// No line wider than the terminal, whoever prints it.
+		width = cmp.Or(width, 80)
+		stdout = termfit.NewWriter(stdout, width)
+	}
+	opt := arena.Options{Binary: binary, OutDir: req.out, Stdout: stdout, Terminal: terminal, Width: width, Concurrency: req.concurrency, Shard: req.shard,
 		RatingInterval: req.ratingInterval, Quiet: req.quiet, Stderr: stderr}
 
 	var sum *record.Summary
