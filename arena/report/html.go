@@ -114,7 +114,7 @@ ul.elo { font-family: monospace; font-size: 0.9em; }
 </table></div>{{end}}
 {{define "figure"}}
 <figure>
-{{svg .InlineSVG}}
+{{if .Table}}{{template "table" .Table}}{{else}}{{svg .InlineSVG}}{{end}}
 <figcaption><b>{{.Title}}.</b> {{.Caption}}</figcaption>
 </figure>{{end}}
 `))

@@ -86,8 +86,15 @@ func runList(runs []*Run) string {
 }
 
 // WriteMarkdownFigure writes f's PNG as an image with its caption and a
-// link to its SVG, both linked relative to dir, the Markdown file's.
+// link to its SVG, both linked relative to dir, the Markdown file's, or f's
+// table when it became one.
 func WriteMarkdownFigure(b *bytes.Buffer, dir string, f *Rendered) {
+	if f.Table != nil {
+		fmt.Fprintf(b, "**%s**\n\n", mdEscape(f.Title))
+		WriteMarkdownTable(b, f.Table)
+		fmt.Fprintf(b, "\n*%s*\n\n", mdEscape(f.Caption))
+		return
+	}
 	fmt.Fprintf(b, "![%s](%s)\n\n", mdEscape(f.Title), relLink(dir, f.PNG))
 	fmt.Fprintf(b, "*%s* ([SVG](%s))\n\n", mdEscape(f.Caption), relLink(dir, f.SVG))
 }

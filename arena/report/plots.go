@@ -430,11 +430,19 @@ type Rendered struct {
 	PNG, SVG string // paths of the files written
 	// InlineSVG is the SVG without its XML prolog, for embedding in HTML.
 	InlineSVG string
+	// Table replaces the plot when no line has two points: a plot of
+	// lone points says less than their numbers (and no file is written).
+	Table *Table
 }
 
-// Render writes the figure as dir/NAME.png and dir/NAME.svg.
+// Render writes the figure as dir/NAME.png and dir/NAME.svg, or makes it a
+// table when no line has two points.
 func (f *Figure) Render(dir string) (*Rendered, error) {
 	out := &Rendered{Figure: f, PNG: filepath.Join(dir, f.Name+".png"), SVG: filepath.Join(dir, f.Name+".svg")}
+	if t := f.pointTable(); t != nil {
+		out.Table = t
+		return out, nil
+	}
 	for _, o := range []struct{ format, path string }{{"png", out.PNG}, {"svg", out.SVG}} {
 		data, err := f.draw(o.format)
 		if err != nil {
@@ -449,6 +457,31 @@ func (f *Figure) Render(dir string) (*Rendered, error) {
 	}
 	return out, nil
 }
+
+// pointTable is the figure as a table (engine, x, y, 95% interval) when no
+// line has more than one point; nil otherwise.
+func (f *Figure) pointTable() *Table {
+	for _, l := range f.Lines {
+		if len(l.Points) > 1 {
+			return nil
+		}
+	}
+	t := &Table{Header: []string{"Engine", f.XLabel, f.YLabel, "95% interval"}, Right: []bool{false, true, true, true}}
+	for _, l := range f.Lines {
+		for i, p := range l.Points {
+			ci := "-"
+			if i < len(l.Err) && !math.IsNaN(l.Err[i]) && l.Err[i] > 0 {
+				low, high := ErrorRange(p.Y, l.Err[i], f.LogY)
+				ci = fmt.Sprintf("[%s, %s]", fmtValue(low), fmtValue(high))
+			}
+			t.Rows = append(t.Rows, []Cell{{Text: l.Name}, {Text: fmtValue(p.X)}, {Text: fmtValue(p.Y)}, {Text: ci}})
+		}
+	}
+	return t
+}
+
+// fmtValue prints a measure with four significant digits.
+func fmtValue(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
 
 var svgSize = regexp.MustCompile(`^<svg width="[^"]*" height="[^"]*"`)
 

@@ -94,8 +94,22 @@ func distinctX(lines []Line, max int) []float64 {
 	return xs
 }
 
+// ErrorRange is the interval y ± half of a measure that cannot be
+// negative: asymmetric, its low end at least zero, and on a log axis at
+// least a tenth of y (a log axis has no zero). arena serve's bars use it
+// too, so the report and the dashboard draw the same intervals.
+func ErrorRange(y, half float64, logY bool) (low, high float64) {
+	low = max(y-half, 0)
+	if logY {
+		low = max(low, 0.1*y)
+	}
+	return low, y + half
+}
+
 // errorBars returns the line's 95% error bars as a gonum plotter, nil when
-// it has none; on a log axis a bar stops above zero.
+// it has none. Every figure plots a measure that cannot be negative (time,
+// nodes, centipawn loss), so a bar stops at zero, and on a log axis above
+// it (ErrorRange).
 func errorBars(l Line, logY bool) (*plotter.YErrorBars, error) {
 	var pts plotter.XYs
 	var errs plotter.YErrors
@@ -103,12 +117,9 @@ func errorBars(l Line, logY bool) (*plotter.YErrorBars, error) {
 		if i >= len(l.Err) || math.IsNaN(l.Err[i]) || l.Err[i] <= 0 {
 			continue
 		}
-		low := l.Err[i]
-		if logY {
-			low = math.Min(low, 0.9*p.Y)
-		}
+		low, high := ErrorRange(p.Y, l.Err[i], logY)
 		pts = append(pts, p)
-		errs = append(errs, struct{ Low, High float64 }{low, l.Err[i]})
+		errs = append(errs, struct{ Low, High float64 }{p.Y - low, high - p.Y})
 	}
 	if len(pts) == 0 {
 		return nil, nil

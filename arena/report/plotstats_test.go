@@ -79,3 +79,49 @@ func TestSweepErrorBarsAndLimitAxis(t *testing.T) {
 		t.Errorf("title %q", f[0].Title)
 	}
 }
+
+// Error bars of measures that cannot be negative stop at zero (above it on
+// a log axis); the interval above the mean keeps its width.
+func TestErrorBarsNotBelowZero(t *testing.T) {
+	l := Line{Points: plotter.XYs{{X: 1, Y: 2}, {X: 2, Y: 10}}, Err: []float64{5, 3}}
+	for _, logY := range []bool{false, true} {
+		bars, err := errorBars(l, logY)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range l.Points {
+			low, high := p.Y-bars.YErrors[i].Low, p.Y+bars.YErrors[i].High
+			if low < 0 || (logY && low <= 0) || high != p.Y+l.Err[i] {
+				t.Errorf("log %v, point %v ± %v: bar [%v, %v]", logY, p.Y, l.Err[i], low, high)
+			}
+		}
+		if got := p0(bars); got != 7 {
+			t.Errorf("log %v: the bar of 10 ± 3 starts at %v, want 7", logY, got)
+		}
+	}
+}
+
+func p0(b *plotter.YErrorBars) float64 { return b.XYs[1].Y - b.YErrors[1].Low }
+
+// A figure whose lines have one point each becomes a table, with the
+// intervals clamped as the bars are; two points make a plot.
+func TestOnePointFigureIsATable(t *testing.T) {
+	f := &Figure{Name: "x", XLabel: "movetime", YLabel: "ACPL", Lines: []Line{
+		{Name: "A", Points: plotter.XYs{{X: 0.1, Y: 40}}, Err: []float64{50}},
+		{Name: "B", Points: plotter.XYs{{X: 0.1, Y: 20}}, Err: []float64{4}},
+	}}
+	r, err := f.render(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Table == nil || r.InlineSVG != "" || len(r.Table.Rows) != 2 {
+		t.Fatalf("one point per line: %+v", r)
+	}
+	if got := r.Table.Rows[0][3].Text; got != "[0, 90]" {
+		t.Errorf("interval of 40 ± 50: %q, want [0, 90]", got)
+	}
+	f.Lines[0].Points = append(f.Lines[0].Points, plotter.XY{X: 0.2, Y: 30})
+	if r, err := f.render(t.TempDir()); err != nil || r.Table != nil || r.InlineSVG == "" {
+		t.Errorf("two points: table %v, err %v", r.Table, err)
+	}
+}
