@@ -128,9 +128,9 @@ func (p *progress) erase() {
 const (
 	dropRate    = 7 // games/hour
 	dropElapsed = 6 // time since the start
-	dropScore   = 5 // the score (two engines) or the leader's points
-	dropJudged  = 4 // positions judged
-	dropElo     = 3 // Elo and its interval
+	dropElo     = 5 // Elo and its interval
+	dropScore   = 4 // the score (two engines) or the leader's points
+	dropJudged  = 3 // positions judged: the judge's progress, kept long
 	dropLLR     = 2 // the SPRT's LLR
 )
 
@@ -165,9 +165,8 @@ func (p *progress) liveLine(sn snapshot) string {
 	}
 	tail := []termfit.Part{{Text: rate, Drop: dropRate}, {Text: sn.elapsed.Round(time.Second).String(), Drop: dropElapsed}, {Text: eta}}
 	width := p.cols() - 1
-	line := termfit.Line(slices.Concat(parts, full, tail), " | ", width)
-	if termfit.Width(line) < width || short == nil {
-		return line
+	if line := termfit.Line(slices.Concat(parts, full, tail), " | ", 0); termfit.Width(line) <= width || short == nil {
+		return termfit.Line(slices.Concat(parts, full, tail), " | ", width)
 	}
 	return termfit.Line(slices.Concat(parts, short, tail), " | ", width)
 }

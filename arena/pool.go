@@ -396,6 +396,7 @@ func (m *match) play(ctx context.Context) (*record.Summary, error) {
 	liveDone.Wait()
 	sum := m.b.Summary()
 	if fatal != nil {
+		m.prog.clear()
 		m.writeSummaries(sum, true)
 		return sum, fatal
 	}

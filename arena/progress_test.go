@@ -2,12 +2,18 @@ package arena
 
 import (
 	"bytes"
+	"context"
+	"math"
+	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
 
 	"arena/arena/record"
+	"arena/internal/termfit"
 	"arena/tracker"
 )
 
@@ -123,5 +129,75 @@ func TestGameLineFits(t *testing.T) {
 	line := p.gameLine(g, s)
 	if n := utf8.RuneCountInString(line); n > 80 || !strings.HasPrefix(line, "Game 7/40: A very l~eed vs Stockfis~l 0 1-0") {
 		t.Errorf("80 columns: %d columns %q", n, line)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the live line's goroutine and the
+// game lines' writer.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// A real run at concurrency 2 with three engines on a 60-column terminal:
+// the live line is drawn while games play and are judged, with an ETA once
+// a game is done, no row of the output is wider than the terminal, and the
+// time split adds up to the wall time.
+func TestLiveLineDuringRun(t *testing.T) {
+	needStockfish(t)
+	cfg := writeConfig(t, `
+name: live
+format: round-robin
+games: 2
+max_moves: 60
+concurrency: 2
+engines:
+  - {name: Stockfish at depth three, command: stockfish, limits: {depth: 3}}
+  - {name: Stockfish at depth one, command: stockfish, limits: {depth: 1}}
+  - {name: Stockfish at depth two, command: stockfish, limits: {depth: 2}}
+judge: {depth: 8}
+`)
+	var out syncBuffer
+	sum, err := Run(context.Background(), cfg, Options{OutDir: filepath.Join(t.TempDir(), "run"), Stdout: termfit.NewWriter(&out, 60), Terminal: true, Width: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	draws, etas := 0, 0
+	for row := range strings.SplitSeq(text, "\n") {
+		for seg := range strings.SplitSeq(row, "\r") {
+			seg = strings.TrimPrefix(seg, "\033[K")
+			if n := utf8.RuneCountInString(seg); n > 60 {
+				t.Errorf("a row of %d columns: %q", n, seg)
+			}
+			if strings.Contains(seg, " games | ") {
+				draws++
+				if regexp.MustCompile(`\| ETA \d`).MatchString(seg) {
+					etas++
+				}
+			}
+		}
+	}
+	if draws == 0 || etas == 0 {
+		t.Errorf("%d live lines, %d with an ETA:\n%q", draws, etas, text)
+	}
+	tp := sum.Throughput
+	if tp == nil || tp.JudgeBusyS <= 0 || tp.PlayingS <= 0 || math.Abs(tp.PlayingS+tp.JudgingS+tp.IdleS-tp.WallS) > 0.5 {
+		t.Errorf("throughput %+v: playing, judging and idle should add up to the wall time", tp)
+	}
+	if !strings.Contains(text, "Time: ") || !strings.Contains(text, "of it beside play") {
+		t.Errorf("no time line:\n%s", text)
 	}
 }
