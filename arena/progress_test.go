@@ -197,7 +197,7 @@ judge: {depth: 8}
 	if tp == nil || tp.JudgeBusyS <= 0 || tp.PlayingS <= 0 || math.Abs(tp.PlayingS+tp.JudgingS+tp.IdleS-tp.WallS) > 0.5 {
 		t.Errorf("throughput %+v: playing, judging and idle should add up to the wall time", tp)
 	}
-	if !strings.Contains(text, "Time: ") || !strings.Contains(text, "of it beside play") {
+	if words := strings.Join(strings.Fields(text), " "); !strings.Contains(words, "Time: ") || !strings.Contains(words, "of it beside play") {
 		t.Errorf("no time line:\n%s", text)
 	}
 }

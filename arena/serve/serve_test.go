@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -115,9 +115,11 @@ func TestRunViewEqualsSummaryJSON(t *testing.T) {
 	for _, s := range []*record.Summary{&served, &written} {
 		s.Updated, s.Throughput, s.Cores = time.Time{}, nil, 0
 	}
-	if !reflect.DeepEqual(served, written) {
-		a, _ := json.MarshalIndent(served, "", " ")
-		b, _ := json.MarshalIndent(written, "", " ")
+	// Compared as JSON, what summary.json holds: NaN (an undefined LOS)
+	// is not DeepEqual to itself.
+	a, _ := json.MarshalIndent(served, "", " ")
+	b, _ := json.MarshalIndent(written, "", " ")
+	if string(a) != string(b) {
 		t.Errorf("served summary differs from summary.json:\n%s\nwant\n%s", a, b)
 	}
 	for _, e := range written.Engines {
@@ -155,14 +157,19 @@ func TestDashboardInChromium(t *testing.T) {
 	ctx, cancel = context.WithTimeout(ctx, 4*time.Minute)
 	defer cancel()
 
+	// The run page is redrawn at every poll: read it with a script, not by
+	// DOM node ids, which a redraw invalidates.
+	text := func(sel string) (string, error) {
+		return chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("`+sel+`")?.textContent ?? ""`))
+	}
 	played := func() int {
-		text, err := chromedp.Run(ctx, chromedp.Text("#progress"))
+		progress, err := text("#progress")
 		if err != nil {
 			t.Fatalf("reading the progress: %v", err)
 		}
-		m := regexp.MustCompile(`^(\d+) of 6 games`).FindStringSubmatch(text)
+		m := regexp.MustCompile(`^(\d+) of 6 games`).FindStringSubmatch(progress)
 		if m == nil {
-			t.Fatalf("progress %q", text)
+			t.Fatalf("progress %q", progress)
 		}
 		n, _ := strconv.Atoi(m[1])
 		return n
@@ -173,7 +180,7 @@ func TestDashboardInChromium(t *testing.T) {
 	); err != nil {
 		t.Fatal(err)
 	}
-	standings, err := chromedp.Run(ctx, chromedp.Text("#standings"))
+	standings, err := text("#standings")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,5 +232,71 @@ func TestDashboardInChromium(t *testing.T) {
 	}
 	if !strings.HasPrefix(moves, "1. "+g.Moves[0].SAN) || !strings.Contains(moves, g.Moves[len(g.Moves)-1].SAN) {
 		t.Errorf("game %d's page shows moves %q, want %s ... %s", n, moves, g.Moves[0].SAN, g.Moves[len(g.Moves)-1].SAN)
+	}
+}
+
+// Two shards of one run side by side in one directory are listed one by
+// one and once merged; the merged view's numbers are arena merge's.
+func TestShardsMergedView(t *testing.T) {
+	if _, err := uci.LocateEngine("stockfish"); err != nil {
+		t.Fatalf("stockfish not found (apt-get install stockfish): %v", err)
+	}
+	results := t.TempDir()
+	path := filepath.Join(t.TempDir(), "match.yaml")
+	if err := os.WriteFile(path, []byte(`name: sharded
+games: 4
+max_moves: 40
+engines:
+  - {name: SF depth 2, command: stockfish, limits: {depth: 2}}
+  - {name: SF depth 1, command: stockfish, limits: {depth: 1}}
+judge: {depth: 4}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for i := range 2 {
+		cfg, err := config.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(results, fmt.Sprintf("shard-%d", i))
+		if _, err := arena.Run(context.Background(), cfg, arena.Options{OutDir: dir, Shard: record.Shard{Index: i, Count: 2}}); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, dir)
+	}
+	merged, err := arena.Merge(filepath.Join(t.TempDir(), "merged"), dirs, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(results)
+	runs := s.find()
+	var whole []RunInfo
+	for _, r := range runs {
+		if r.Shards == 2 {
+			whole = append(whole, r)
+		}
+	}
+	if len(runs) != 3 || len(whole) != 1 {
+		t.Fatalf("runs %+v: want the two shards and their merge", runs)
+	}
+	for _, r := range whole {
+		v, err := s.view(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := v.Summary, merged
+		// As JSON: NaN (an undefined LOS) is not DeepEqual to itself.
+		same := func(a, b any) bool {
+			ja, _ := json.Marshal(a)
+			jb, _ := json.Marshal(b)
+			return string(ja) == string(jb)
+		}
+		if got.GamesPlayed != 4 || r.Played != 4 || r.Planned != 4 || !same(got.Engines, want.Engines) || !same(got.Pairs, want.Pairs) ||
+			!same(got.Crosstable, want.Crosstable) || !same(got.Ratings, want.Ratings) || len(got.Games) != 4 {
+			a, _ := json.MarshalIndent(got, "", " ")
+			b, _ := json.MarshalIndent(want, "", " ")
+			t.Errorf("merged view differs from arena merge:\n%s\nwant\n%s", a, b)
+		}
 	}
 }
