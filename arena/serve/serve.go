@@ -46,9 +46,16 @@ var assets embed.FS
 
 // Server serves the runs found under its roots.
 type Server struct {
-	roots []string
-	mu    sync.Mutex
-	cache map[string]cached
+	roots     []string
+	mu        sync.Mutex
+	cache     map[string]cached
+	summaries map[string]summaryFile // summary.json by path, for the list
+}
+
+// summaryFile is a parsed summary.json and the size and time it had.
+type summaryFile struct {
+	stamp string
+	sum   *record.Summary
 }
 
 type cached struct {
@@ -59,7 +66,7 @@ type cached struct {
 // New returns a Server over the run directories under roots (a root may
 // be a run directory itself).
 func New(roots ...string) *Server {
-	return &Server{roots: roots, cache: map[string]cached{}}
+	return &Server{roots: roots, cache: map[string]cached{}, summaries: map[string]summaryFile{}}
 }
 
 // Handler is the dashboard: the page at /, its JSON under /api/.
@@ -94,7 +101,7 @@ func (s *Server) find() []RunInfo {
 			if err != nil || !d.IsDir() {
 				return nil
 			}
-			sum := readSummary(path)
+			sum := s.readSummary(path)
 			if sum == nil {
 				return nil
 			}
@@ -133,16 +140,34 @@ func (s *Server) find() []RunInfo {
 	return runs
 }
 
-func readSummary(dir string) *record.Summary {
-	data, err := os.ReadFile(filepath.Join(dir, output.SummaryJSON))
+// readSummary reads dir's summary.json, parsed again only when its size
+// or time has changed: the list is polled, and a long run's summary.json
+// runs to megabytes.
+func (s *Server) readSummary(dir string) *record.Summary {
+	path := filepath.Join(dir, output.SummaryJSON)
+	st, err := os.Stat(path)
 	if err != nil {
 		return nil
 	}
-	var s record.Summary
-	if json.Unmarshal(data, &s) != nil {
+	stamp := fmt.Sprintf("%d:%d", st.Size(), st.ModTime().UnixNano())
+	s.mu.Lock()
+	c, ok := s.summaries[path]
+	s.mu.Unlock()
+	if ok && c.stamp == stamp {
+		return c.sum
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
 		return nil
 	}
-	return &s
+	var sum record.Summary
+	if json.Unmarshal(data, &sum) != nil {
+		return nil
+	}
+	s.mu.Lock()
+	s.summaries[path] = summaryFile{stamp: stamp, sum: &sum}
+	s.mu.Unlock()
+	return &sum
 }
 
 // status is "finished", "running" (a run holds the directory's lock) or

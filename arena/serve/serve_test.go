@@ -138,10 +138,7 @@ func TestDashboardInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal("chromium not found: apt-get install chromium (the dashboard is tested in a real browser)")
 	}
-	results, dir, done := startRun(t, 6)
-	srv := httptest.NewServer(New(results).Handler())
-	defer srv.Close()
-
+	const games = 30
 	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(browser), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true), chromedp.NoFirstRun, chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1100, 900)}
@@ -154,6 +151,11 @@ func TestDashboardInChromium(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
 		t.Fatal(err)
 	}
+	// The run starts once the browser is up, and has enough games to be
+	// still playing when the page is: the test stops it when done.
+	results, dir, done := startRun(t, games)
+	srv := httptest.NewServer(New(results).Handler())
+	defer srv.Close()
 	ctx, cancel = context.WithTimeout(ctx, 4*time.Minute)
 	defer cancel()
 
@@ -167,7 +169,7 @@ func TestDashboardInChromium(t *testing.T) {
 		if err != nil {
 			t.Fatalf("reading the progress: %v", err)
 		}
-		m := regexp.MustCompile(`^(\d+) of 6 games`).FindStringSubmatch(progress)
+		m := regexp.MustCompile(fmt.Sprintf(`^(\d+) of %d games`, games)).FindStringSubmatch(progress)
 		if m == nil {
 			t.Fatalf("progress %q", progress)
 		}
@@ -191,7 +193,7 @@ func TestDashboardInChromium(t *testing.T) {
 		t.Errorf("standings %q lack the engines", standings)
 	}
 	first := played()
-	if first >= 6 {
+	if first >= games {
 		t.Fatalf("the run ended before the page was up (%d games): nothing to watch", first)
 	}
 	for played() <= first {
