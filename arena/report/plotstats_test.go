@@ -110,7 +110,7 @@ func TestOnePointFigureIsATable(t *testing.T) {
 		{Name: "A", Points: plotter.XYs{{X: 0.1, Y: 40}}, Err: []float64{50}},
 		{Name: "B", Points: plotter.XYs{{X: 0.1, Y: 20}}, Err: []float64{4}},
 	}}
-	r, err := f.render(t.TempDir())
+	r, err := f.Render(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestOnePointFigureIsATable(t *testing.T) {
 		t.Errorf("interval of 40 ± 50: %q, want [0, 90]", got)
 	}
 	f.Lines[0].Points = append(f.Lines[0].Points, plotter.XY{X: 0.2, Y: 30})
-	if r, err := f.render(t.TempDir()); err != nil || r.Table != nil || r.InlineSVG == "" {
+	if r, err := f.Render(t.TempDir()); err != nil || r.Table != nil || r.InlineSVG == "" {
 		t.Errorf("two points: table %v, err %v", r.Table, err)
 	}
 }
