@@ -3,6 +3,7 @@ package arena
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,7 +22,8 @@ import (
 // output.compress, as at the end of a run; shards are read either way), and
 // the summary with its crosstable, ratings and SPRT, computed over all games
 // in game order. The shards must come from the same resolved config
-// (ConfigHash), be the N different shards of one split and each be complete;
+// (GameKeys, compared key by key, each shard's config.yaml also with what
+// it played), be the N different shards of one split and each be complete;
 // overlaps and gaps are refused, naming the directories. Sweeps are merged
 // setting by setting.
 func Merge(out string, dirs []string, stdout io.Writer) (*record.Summary, error) {
@@ -34,7 +36,7 @@ func Merge(out string, dirs []string, stdout io.Writer) (*record.Summary, error)
 	if IsSweepDir(dirs[0]) {
 		return nil, mergeSweep(out, dirs, stdout)
 	}
-	cfg, shards, err := checkShards(dirs)
+	cfg, shards, err := checkShards(dirs, stdout)
 	if err != nil {
 		return nil, err
 	}
@@ -69,9 +71,9 @@ func Merge(out string, dirs []string, stdout io.Writer) (*record.Summary, error)
 
 // checkShards reads every shard's summary and config and checks that they
 // are the N shards of one config.
-func checkShards(dirs []string) (*config.Config, []*record.Summary, error) {
+func checkShards(dirs []string, stdout io.Writer) (*config.Config, []*record.Summary, error) {
 	var cfg *config.Config
-	var hash string
+	var keys map[string]string
 	bySlot := map[int]string{}
 	var shards []*record.Summary
 	for _, d := range dirs {
@@ -89,15 +91,23 @@ func checkShards(dirs []string) (*config.Config, []*record.Summary, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w", err)
 		}
-		h, err := ConfigHash(c)
+		warning, err := checkPlayed(c, s)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", d, err)
+		}
+		if warning != "" {
+			fmt.Fprintf(stdout, "Warning: %s\n", warning)
+		}
+		k, err := GameKeys(c)
 		if err != nil {
 			return nil, nil, err
 		}
 		s.RunDir = d
 		if cfg == nil {
-			cfg, hash = c, h
-		} else if first := shards[0]; h != hash {
-			return nil, nil, fmt.Errorf("%s and %s come from different configs (config sha256 %.12s and %.12s); only shards of one config merge", first.RunDir, d, hash, h)
+			cfg, keys = c, k
+		} else if first := shards[0]; !maps.Equal(k, keys) {
+			return nil, nil, fmt.Errorf("%s and %s come from different configs:\n  %s\nonly shards of one config merge",
+				first.RunDir, d, strings.Join(diffKeys(keys, k), "\n  "))
 		} else if s.Shard.Count != first.Shard.Count {
 			return nil, nil, fmt.Errorf("%s is shard %s but %s is shard %s: the shards of one split share their count", d, s.Shard, first.RunDir, first.Shard)
 		}
@@ -139,12 +149,16 @@ func writeMerged(out string, cfg *config.Config, shards []*record.Summary, idx o
 			return nil, err
 		}
 	}
+	played, err := GameKeys(cfg)
+	if err != nil {
+		return nil, err
+	}
 	hash, err := ConfigHash(cfg)
 	if err != nil {
 		return nil, err
 	}
 	ri := record.RunInfo{Dir: dir, Started: shards[0].Started, Planned: totalGames(cfg), IDs: map[string]string{},
-		JudgeID: shards[0].Versions.Judge, ConfigHash: hash, Warnings: shards[0].Warnings}
+		JudgeID: shards[0].Versions.Judge, ConfigHash: hash, Played: played, Warnings: shards[0].Warnings}
 	for _, s := range shards {
 		ri.Started = minTime(ri.Started, s.Started)
 		for name, id := range s.Versions.Engines {

@@ -226,6 +226,10 @@ func (m *match) open(ctx context.Context, dir string) error {
 	if prev, _ := readSummary(dir); prev != nil && len(idx) > 0 {
 		m.started = prev.Started
 	}
+	played, err := GameKeys(m.cfg)
+	if err != nil {
+		return err
+	}
 	hash, err := ConfigHash(m.cfg)
 	if err != nil {
 		return err
@@ -234,7 +238,7 @@ func (m *match) open(ctx context.Context, dir string) error {
 		m.ko = record.NewKnockout(m.cfg)
 	}
 	m.b = record.NewBuilder(m.cfg, record.RunInfo{Dir: dir, Started: m.started, Planned: m.planned, IDs: m.ids, JudgeID: m.judgeID,
-		ConfigHash: hash, Shard: m.shard, Concurrency: m.n, Warnings: m.warnings, Knockout: m.ko})
+		ConfigHash: hash, Played: played, Shard: m.shard, Concurrency: m.n, Warnings: m.warnings, Knockout: m.ko})
 	if m.out, err = output.Create(dir, m.cfg); err != nil {
 		return err
 	}

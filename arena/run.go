@@ -7,15 +7,12 @@ package arena
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
@@ -156,54 +153,6 @@ func claimRunDir(cfg *config.Config, opt Options, stdout io.Writer) (string, *di
 	return dir, lock, nil
 }
 
-// ConfigHash identifies a resolved config: the SHA-256 of its config.yaml
-// without the keys that do not change the games (concurrency, rating
-// interval, output directory, compression), with the opening book named by
-// the SHA-256 of its content, not by where it lies: shards of one run share
-// the hash when they ran from checkouts in different places.
-func ConfigHash(cfg *config.Config) (string, error) {
-	c := *cfg
-	c.Concurrency = 0
-	c.RatingInterval = 0
-	c.StartTimeout, c.NewGameTimeout, c.PingTimeout = 0, 0, 0
-	c.Output.Dir = ""
-	c.Output.Compress = false
-	contentName := func(file string) (string, error) {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			return "", err
-		}
-		sum := sha256.Sum256(data)
-		return "sha256:" + hex.EncodeToString(sum[:]), nil
-	}
-	if cfg.Openings != nil && cfg.Openings.File != "" {
-		o := *cfg.Openings
-		var err error
-		if o.File, err = contentName(o.File); err != nil {
-			return "", fmt.Errorf("opening book: %w", err)
-		}
-		c.Openings = &o
-	}
-	c.Engines = slices.Clone(cfg.Engines)
-	for i, e := range c.Engines {
-		if e.Book == nil {
-			continue
-		}
-		b := *e.Book
-		var err error
-		if b.File, err = contentName(b.File); err != nil {
-			return "", fmt.Errorf("engine %q: book: %w", e.Name, err)
-		}
-		c.Engines[i].Book = &b
-	}
-	data, err := c.Marshal()
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:]), nil
-}
-
 // Resume continues the run in dir: it reloads dir/config.yaml and the games
 // finished in dir/games.jsonl and plays the rest, with the shard the run
 // was started with. Games recorded without the judge's verdict (the judge
@@ -233,6 +182,13 @@ func Resume(ctx context.Context, dir string, opt Options) (*record.Summary, erro
 	prev, err := readSummary(dir)
 	if err != nil {
 		return fail(err)
+	}
+	warning, err := checkPlayed(cfg, prev)
+	if err != nil {
+		return fail(err)
+	}
+	if warning != "" {
+		fmt.Fprintf(opt.warnings(), "Warning: %s\n", warning)
 	}
 	if opt.Concurrency > 0 {
 		cfg.Concurrency = opt.Concurrency

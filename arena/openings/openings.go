@@ -167,3 +167,9 @@ func replayFEN(fen string, moves []string) (string, error) {
 	}
 	return g.Position().String(), nil
 }
+
+// SideFile is where a book's provenance is written (BOOK.txt beside
+// BOOK): the book itself holds position lines only, since fastchess and
+// cutechess-cli reject a "#" line as an invalid FEN. Books with "#"
+// comment lines are still read.
+func SideFile(book string) string { return book + ".txt" }

@@ -47,6 +47,7 @@ type RunInfo struct {
 	IDs         map[string]string // engine name -> UCI id name
 	JudgeID     string
 	ConfigHash  string
+	Played      map[string]string // the config's game keys (Summary.PlayedConfig)
 	Shard       Shard
 	Concurrency int
 	Warnings    []string
@@ -68,6 +69,7 @@ func NewBuilder(cfg *config.Config, ri RunInfo) *Builder {
 		TimeMargin:   cfg.TimeMargin.String(),
 		Judge:        JudgeSummary{Enabled: !cfg.Judge.Off},
 		ConfigHash:   ri.ConfigHash,
+		PlayedConfig: ri.Played,
 		Concurrency:  ri.Concurrency,
 		Cores:        runtime.NumCPU(),
 		Warnings:     ri.Warnings,

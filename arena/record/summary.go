@@ -52,6 +52,10 @@ type Summary struct {
 	// ConfigHash is the SHA-256 of the resolved config (ConfigHash), by
 	// which arena merge knows shards of one run.
 	ConfigHash string `json:"config_sha256,omitempty"`
+	// PlayedConfig is the config the games were played with, as flat
+	// keys without the run-only ones (arena.GameKeys): what --resume and
+	// arena merge compare config.yaml with, key by key.
+	PlayedConfig map[string]string `json:"played_config,omitempty"`
 	// Shard is the part of the schedule this run played (arena run
 	// --shard); absent for a whole run.
 	Shard *Shard `json:"shard,omitempty"`
