@@ -17,7 +17,7 @@ test:
 # Crashers are written to the package's testdata/fuzz/ and then run by every `go test`.
 # The short run counts inputs rather than seconds because go test -fuzz can report its own
 # deadline as a failure, and bounds each minimization to 200 calls (docs/fuzzing.md).
-FUZZ_TARGETS := ./arena/config:FuzzParseConfig ./engines/board:FuzzParseFEN ./engines/board:FuzzReadEPD \
+FUZZ_TARGETS := ./arena/config:FuzzParseConfig ./arena/config:FuzzEngineOptions ./engines/board:FuzzParseFEN ./engines/board:FuzzReadEPD \
 	./tracker/pgn:FuzzReadPGN ./engines/uci:FuzzParseLine ./engines/nn:FuzzReadSafetensors ./engines/nn:FuzzReadPyTorch \
 	./engines/nn/mlp:FuzzReadSafetensors
 FUZZTIME ?= 10m

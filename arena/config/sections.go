@@ -11,6 +11,7 @@ import (
 
 	"arena/arena/openings"
 	"arena/engines"
+	"arena/internal/clip"
 	"arena/tracker"
 )
 
@@ -169,6 +170,9 @@ func (d *decoder) options(n *yaml.Node, path string) (map[string]string, map[str
 		if err != nil {
 			return nil, nil, err
 		}
+		if err := CheckOption(k.Value, s); err != nil {
+			return nil, nil, d.errorf(v, kp, "%v", err)
+		}
 		opts[k.Value] = s
 		nodes[k.Value] = k
 	}
@@ -301,4 +305,23 @@ func (d *decoder) judge(n *yaml.Node, path string, j *JudgeConfig) error {
 		}
 		return err
 	})
+}
+
+// CheckOption refuses an engine option that would not reach the engine as
+// one "setoption name NAME value VALUE" line: a control character (CR or
+// LF would end the line and start another command: "x\nquit") in the name
+// or the value, or the word "value" in the name, where an engine (as
+// Stockfish does) ends the name and starts the value.
+func CheckOption(name, value string) error {
+	for _, f := range []struct{ what, s string }{{"name", name}, {"value", value}} {
+		if i := strings.IndexFunc(f.s, func(r rune) bool { return r != '\t' && (r < 0x20 || r == 0x7f) }); i >= 0 {
+			return fmt.Errorf("option %q: its %s holds the control character %q (byte %d): a UCI command is one line, and a line break would send the rest as another command", clip.String(name), f.what, f.s[i], i)
+		}
+	}
+	for _, w := range strings.Fields(name) {
+		if strings.EqualFold(w, "value") {
+			return fmt.Errorf("option %q: its name holds the word \"value\", which ends an option's name in \"setoption name NAME value VALUE\"", clip.String(name))
+		}
+	}
+	return nil
 }

@@ -88,6 +88,8 @@ func TestStockfishBadOptions(t *testing.T) {
 		{map[string]string{"NoSuchOption": "1"}, []string{stockfishPath, `unknown option "NoSuchOption"`, "Hash", "Skill Level"}},
 		{map[string]string{"Skill Level": "99"}, []string{"Skill Level", "out of range", "0..20"}},
 		{map[string]string{"Ponder": "maybe"}, []string{"Ponder", "not a boolean"}},
+		{map[string]string{"SyzygyPath": "x\nquit"}, []string{"refusing to send", `"setoption name SyzygyPath value x\nquit"`, `'\n'`}},
+		{map[string]string{"SyzygyPath": "x\rquit"}, []string{"refusing to send", `'\r'`}},
 	} {
 		c, err := Start(context.Background(), ClientConfig{Command: stockfishPath, Options: tc.opts})
 		if err == nil {
@@ -473,5 +475,20 @@ func TestStockfishTrafficLog(t *testing.T) {
 	}
 	if span := bestAt.Sub(goAt); res.Time <= 0 || res.Time > span+time.Microsecond {
 		t.Errorf("move time %v; the log's go-to-bestmove span is %v", res.Time, span)
+	}
+}
+
+// No field of a command reaches the engine with a line break: the client's
+// one write refuses the whole line, and the engine, which got nothing of
+// it, still answers.
+func TestStockfishRefusesInjectedLines(t *testing.T) {
+	c := stockfish(t, nil)
+	for _, cmd := range []string{"position fen 8/8/8/8/8/8/8/K1k5 w - - 0 1\nquit", "position startpos moves e2e4\rquit", "go depth 1\x00"} {
+		if err := c.send(cmd); err == nil || !strings.Contains(err.Error(), "refusing to send") {
+			t.Errorf("send(%q) = %v, want a refusal", cmd, err)
+		}
+	}
+	if err := c.sync(context.Background(), "test", 10*time.Second, pingLimit); err != nil {
+		t.Fatalf("Stockfish after the refused lines: %v", err)
 	}
 }

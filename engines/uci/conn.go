@@ -69,7 +69,17 @@ func (c *Client) send(cmds ...string) error {
 // there, not after the write returns: the reader goroutine stamps each
 // line when it reads it, and an engine that answers at once can have its
 // bestmove stamped before a clock started after the write.
+//
+// It is the client's one write to the engine, so it is where no field of
+// a command (an option's name or value, a FEN, a move) can smuggle in a
+// second command: a line with a line break or another control character
+// is refused, nothing of it sent.
 func (c *Client) sendAt(cmds ...string) (time.Time, error) {
+	for _, cmd := range cmds {
+		if i := strings.IndexFunc(cmd, isControl); i >= 0 {
+			return time.Time{}, fmt.Errorf("engine %s: refusing to send %q: control character %q at byte %d would end the command early or inject another", c.command, cmd, cmd[i], i)
+		}
+	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	// An engine that stops reading its input must not block us forever once
@@ -195,3 +205,7 @@ func (e ignoreErrors) Write(p []byte) (int, error) {
 	_, _ = e.w.Write(p)
 	return len(p), nil
 }
+
+// isControl reports the characters no UCI command line may hold: CR, LF
+// and the other C0 controls and DEL (a tab is allowed, as whitespace).
+func isControl(r rune) bool { return r != '\t' && (r < 0x20 || r == 0x7f) }
