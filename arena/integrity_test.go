@@ -1,11 +1,17 @@
 package arena
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+
+	"arena/arena/output"
 )
 
 // A config cannot inject UCI commands through an engine option: a value or
@@ -44,4 +50,129 @@ engines:
 			t.Errorf("%s: the refused config made %s", tc.options, out)
 		}
 	}
+}
+
+// playSmallRun plays a 2-game run of the fake engines into a new
+// directory, with extra config lines, and returns the directory.
+func playSmallRun(t *testing.T, extra string) string {
+	t.Helper()
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "small.yaml")
+	cfg := fmt.Sprintf(`games: 2
+max_moves: 20
+judge: off
+limits: {depth: 1}
+%s
+engines:
+  - name: A
+    command: %q
+  - name: B
+    command: %q
+`, extra, fakeBin, fakeBin)
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := filepath.Join(dir, "run")
+	if rc, out := runArena(t, "run", cfgPath, "--out", run, "--quiet"); rc != 0 {
+		t.Fatalf("run: rc %d\n%s", rc, out)
+	}
+	return run
+}
+
+// writeBomb writes path as gzip of size zero bytes (512 MiB compress to
+// about 500 KB).
+func writeBomb(t *testing.T, path string, size int64) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw, _ := gzip.NewWriterLevel(f, gzip.BestCompression)
+	zeros := make([]byte, 1<<20)
+	for n := int64(0); n < size; n += int64(len(zeros)) {
+		if _, err := zw.Write(zeros); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runArenaRSS is runArena that also returns the peak RSS of the arena
+// process in MB.
+func runArenaRSS(t *testing.T, args ...string) (int, string, float64) {
+	t.Helper()
+	cmd := exec.Command(arenaBin, args...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	rc := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		rc = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return rc, out.String(), float64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) / 1024
+}
+
+// A decompression bomb as games.jsonl.gz or moves.csv.gz (512 MiB of
+// zeros) is refused by arena report (moves.csv) and arena run --resume with the file
+// and the limit named, in bounded memory, and --resume leaves every .gz
+// untouched and writes nothing large.
+func TestGzipBombRefused(t *testing.T) {
+	for _, name := range []string{output.GamesFile, output.MovesFile} {
+		run := playSmallRun(t, "output: {compress: true}")
+		gz := filepath.Join(run, name+output.GzipExt)
+		writeBomb(t, gz, 512<<20)
+		before := dirSizes(t, run)
+
+		// The report reads moves.csv, never games.jsonl.
+		if name == output.MovesFile {
+			rc, out, rss := runArenaRSS(t, "report", run, "--out", filepath.Join(t.TempDir(), "report"))
+			if rc != 1 || !strings.Contains(out, gz) || !strings.Contains(out, "more than 64 times") {
+				t.Errorf("report with %s a bomb: rc %d, want 1 naming the file and the limit:\n%s", name, rc, out)
+			}
+			if rss > 200 {
+				t.Errorf("report with %s a bomb: peak RSS %.0f MB, want bounded (under 200 MB)", name, rss)
+			}
+		}
+		rc, out, rss := runArenaRSS(t, "run", "--resume", run, "--quiet")
+		if rc != 1 || !strings.Contains(out, gz) || !strings.Contains(out, "more than 64 times") {
+			t.Errorf("resume with %s a bomb: rc %d, want 1 naming the file and the limit:\n%s", name, rc, out)
+		}
+		if rss > 200 {
+			t.Errorf("resume with %s a bomb: peak RSS %.0f MB, want bounded (under 200 MB)", name, rss)
+		}
+		after := dirSizes(t, run)
+		for f, size := range before {
+			if strings.HasSuffix(f, output.GzipExt) && after[f] != size {
+				t.Errorf("resume with %s a bomb: %s was %d bytes, now %d (want untouched)", name, f, size, after[f])
+			}
+		}
+		for f, size := range after {
+			if size > 8<<20 {
+				t.Errorf("resume with %s a bomb wrote %s of %d bytes", name, f, size)
+			}
+		}
+	}
+}
+
+// dirSizes maps the names of dir's files to their sizes.
+func dirSizes(t *testing.T, dir string) map[string]int64 {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes := map[string]int64{}
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && !e.IsDir() {
+			sizes[e.Name()] = info.Size()
+		}
+	}
+	return sizes
 }

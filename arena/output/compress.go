@@ -41,10 +41,40 @@ func Locate(path string) (string, error) {
 
 // Reader reads a run file stored plain or as gzip: every reader of run
 // directories opens their files through Open, so compressed runs read as
-// plain ones.
+// plain ones, and every decompression is bounded here.
 type Reader struct {
-	f *os.File
-	z *gzip.Reader // nil for a plain file
+	f  *os.File
+	z  *gzip.Reader // nil for a plain file
+	in counter      // the compressed bytes read from f
+	// out is the plain bytes returned so far.
+	out int64
+}
+
+// The bounds of a decompression. A run's game files compress 4.5 to 7
+// times (moves.csv and games.jsonl of a 1,000-game run: 4.6 and 7.1), and
+// the largest runs we foresee hold a few GB of games.jsonl; a file that
+// expands more than MaxGzipRatio times its compressed size (beyond the
+// first GzipSlack bytes) or beyond maxGzipSize is a decompression bomb
+// (14 MB of gzip can hold 14 GB of zeros) or not a run file, and is
+// refused before it fills the memory or the disk.
+const (
+	MaxGzipRatio = 64
+	GzipSlack    = 1 << 20
+)
+
+// maxGzipSize is a variable so that a test can reach it.
+var maxGzipSize int64 = 32 << 30
+
+// counter counts the bytes read through it.
+type counter struct {
+	r io.Reader
+	n int64
+}
+
+func (c *counter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // Open opens the file Locate finds for path.
@@ -57,9 +87,9 @@ func Open(path string) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Reader{f: f}
+	r := &Reader{f: f, in: counter{r: f}}
 	if strings.HasSuffix(path, GzipExt) {
-		if r.z, err = gzip.NewReader(f); err != nil {
+		if r.z, err = gzip.NewReader(&r.in); err != nil {
 			f.Close()
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF // we never write an empty gzip file
@@ -81,6 +111,14 @@ func (r *Reader) Read(p []byte) (int, error) {
 	n, err := r.z.Read(p)
 	if err != nil && err != io.EOF {
 		err = r.corrupt(err)
+	}
+	r.out += int64(n)
+	if r.out > maxGzipSize {
+		return n, fmt.Errorf("%s: refusing to decompress more than %d bytes (the limit for a run file): a decompression bomb or not a run file", r.f.Name(), maxGzipSize)
+	}
+	if r.out > MaxGzipRatio*r.in.n+GzipSlack {
+		return n, fmt.Errorf("%s: refusing to decompress on: %d compressed bytes expand to over %d, more than %d times (a run file compresses at most about 7 times): a decompression bomb or not a run file",
+			r.f.Name(), r.in.n, r.out, MaxGzipRatio)
 	}
 	return n, err
 }
@@ -140,8 +178,13 @@ func Compress(dir string) error {
 }
 
 // Decompress turns dir's compressed GameFiles back into plain files, which
-// a resumed run appends to; its end compresses them again.
+// a resumed run appends to; its end compresses them again. No .gz file is
+// removed before every plain file is written whole and fsync'ed (with the
+// directory): a file that fails to decompress (cut short, or a bomb)
+// leaves every .gz as it was, and the plain files already written are
+// equal copies, which Locate prefers.
 func Decompress(dir string) error {
+	var done []string
 	for _, name := range GameFiles {
 		path := filepath.Join(dir, name)
 		if _, err := os.Stat(path + GzipExt); errors.Is(err, fs.ErrNotExist) {
@@ -152,8 +195,11 @@ func Decompress(dir string) error {
 				return err
 			}
 		}
+		done = append(done, path+GzipExt)
+	}
+	for _, gz := range done {
 		// Where both exist the plain file is the newer (Locate).
-		if err := os.Remove(path + GzipExt); err != nil {
+		if err := os.Remove(gz); err != nil {
 			return err
 		}
 	}

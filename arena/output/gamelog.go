@@ -63,14 +63,14 @@ func (idx Index) Add(path string) (*os.File, error) {
 	r := bufio.NewReaderSize(f, 1<<16)
 	var off int64
 	for n := 1; ; n++ {
-		line, err := r.ReadBytes('\n')
+		line, err := readLine(r)
 		if err == io.EOF {
 			// No newline: the write of this record did not finish.
 			return f, nil
 		}
 		if err != nil {
 			f.Close()
-			return nil, err
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
 		}
 		var head struct {
 			Game int `json:"game"`
@@ -88,6 +88,25 @@ func (idx Index) Add(path string) (*os.File, error) {
 		}
 		idx[head.Game] = Ref{f: f, path: path, off: off, size: len(line) - 1, line: n}
 		off += int64(len(line))
+	}
+}
+
+// MaxGameLine bounds a line of games.jsonl: the longest game of the
+// committed runs takes 91 KB; a line without end is not read into memory.
+const MaxGameLine = 64 << 20
+
+// readLine reads a line with its newline, of at most MaxGameLine bytes.
+func readLine(r *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		part, err := r.ReadSlice('\n')
+		line = append(line, part...)
+		if len(line) > MaxGameLine {
+			return nil, fmt.Errorf("a line of more than %d bytes: not a game record", MaxGameLine)
+		}
+		if err != bufio.ErrBufferFull {
+			return line, err
+		}
 	}
 }
 

@@ -1,0 +1,77 @@
+package output
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzReadGzip gives games.jsonl.gz any bytes: reading it (the plain
+// bytes through Open, the games through ReadGames) never panics, never
+// returns more than the bounds of a decompression allow, and a refusal
+// names the file.
+func FuzzReadGzip(f *testing.F) {
+	gz := func(data []byte) []byte {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		zw.Write(data)
+		zw.Close()
+		return b.Bytes()
+	}
+	f.Add(gz([]byte(`{"game":1,"white":"A","black":"B","result":"1-0","moves":[]}` + "\n")))
+	f.Add(gz([]byte(`{"game":1}` + "\n" + `{"game":1}` + "\n")))
+	f.Add(gz(make([]byte, 4<<20)))
+	f.Add(gz(bytes.Repeat([]byte("x"), 100)))
+	f.Add([]byte("\x1f\x8b\x08\x00garbage"))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		path := filepath.Join(dir, GamesFile+GzipExt)
+		if err := os.WriteFile(path, data, FilePerm); err != nil {
+			t.Fatal(err)
+		}
+		r, err := Open(path)
+		if err == nil {
+			n, err := io.Copy(io.Discard, r)
+			r.Close()
+			if n > MaxGzipRatio*int64(len(data))+GzipSlack+(64<<10) {
+				t.Fatalf("%d compressed bytes read as %d", len(data), n)
+			}
+			if err != nil && !bytes.Contains([]byte(err.Error()), []byte(path)) {
+				t.Fatalf("error not naming the file: %v", err)
+			}
+		}
+		if _, err := ReadGames(path); err != nil && !bytes.Contains([]byte(err.Error()), []byte(path)) {
+			t.Fatalf("ReadGames error not naming the file: %v", err)
+		}
+	})
+}
+
+// The absolute bound holds for a file that compresses little: its error
+// names the file and the limit.
+func TestGzipSizeLimit(t *testing.T) {
+	defer func(n int64) { maxGzipSize = n }(maxGzipSize)
+	maxGzipSize = 1000
+	path := filepath.Join(t.TempDir(), MovesFile+GzipExt)
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	for i := range 1000 {
+		zw.Write([]byte{byte(i * 7919 >> 3), byte(i)})
+	}
+	zw.Close()
+	if err := os.WriteFile(path, b.Bytes(), FilePerm); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	n, err := io.Copy(io.Discard, r)
+	if err == nil || !bytes.Contains([]byte(err.Error()), []byte(path)) || !bytes.Contains([]byte(err.Error()), []byte("more than 1000 bytes")) || n > 1000+32<<10 {
+		t.Fatalf("read %d bytes of a file over the limit, error %v", n, err)
+	}
+}
