@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"arena/arena/output"
 )
@@ -175,4 +176,130 @@ func dirSizes(t *testing.T, dir string) map[string]int64 {
 		}
 	}
 	return sizes
+}
+
+// hungEngine is a UCI engine that forks a grandchild into a session of its
+// own (setsid), which lives until its stdin (the engine's, from the arena)
+// is closed, and on "go" writes DIR/go and hangs: it ignores its input,
+// SIGTERM and the end of its stdin.
+const hungEngine = `import os, select, signal, sys, time
+if os.fork() == 0:
+    os.setsid()
+    p = select.poll()
+    p.register(0, 0)
+    while not any(ev & (select.POLLHUP | select.POLLERR) for _, ev in p.poll()):
+        pass
+    os._exit(0)
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+for line in sys.stdin:
+    cmd = line.split()
+    if not cmd:
+        continue
+    if cmd[0] == "uci":
+        print("id name hung\nuciok", flush=True)
+    elif cmd[0] == "isready":
+        print("readyok", flush=True)
+    elif cmd[0] == "go":
+        open(os.path.join(sys.argv[1], "go"), "w").close()
+        while True:
+            time.sleep(1000)
+`
+
+// markedProcesses lists the pids of the processes whose environment holds
+// mark (the arena's children and their children inherit it).
+func markedProcesses(t *testing.T, mark string) []string {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []string
+	for _, e := range entries {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err != nil || !bytes.Contains(env, []byte(mark)) {
+			continue
+		}
+		// A zombie has left nothing running.
+		if stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); err == nil {
+			if f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:])); len(f) > 0 && f[0] == "Z" {
+				continue
+			}
+		}
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		pids = append(pids, e.Name()+" "+strings.ReplaceAll(string(cmdline), "\x00", " "))
+	}
+	return pids
+}
+
+// kill -9 of arena run leaves no process behind: not the hung engine (in
+// its own process group, ignoring SIGTERM and its input), not the other
+// engine, not the judge's Stockfish, not the grandchild in a session of
+// its own. The kernel kills the children (PR_SET_PDEATHSIG); the
+// grandchild sees its stdin closed.
+func TestKill9LeavesNoProcess(t *testing.T) {
+	needStockfish(t)
+	dir := t.TempDir()
+	script := filepath.Join(dir, "hung.py")
+	if err := os.WriteFile(script, []byte(hungEngine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfgPath := filepath.Join(dir, "kill.yaml")
+	cfg := fmt.Sprintf(`games: 2
+judge: {depth: 1}
+limits: {nodes: 1000}
+engines:
+  - name: Hung
+    command: python3
+    args: [%q, %q]
+  - name: B
+    command: %q
+`, script, dir, fakeBin)
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mark := "ARENA_KILL_TEST=" + dir
+	cmd := exec.Command(arenaBin, "run", cfgPath, "--out", filepath.Join(dir, "run"))
+	cmd.Env = append(os.Environ(), mark)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for _, p := range markedProcesses(t, mark) {
+			var pid int
+			fmt.Sscan(p, &pid)
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(dir, "go")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("the hung engine never got go:\n%s", out.String())
+		}
+	}
+	running := markedProcesses(t, mark)
+	// The arena, 2 engines, the grandchild and the judge's Stockfish.
+	if len(running) < 5 || !strings.Contains(strings.Join(running, "\n"), "stockfish") {
+		cmd.Process.Kill()
+		t.Fatalf("before the kill: %d processes, want the arena, two engines, a grandchild and the judge:\n%s", len(running), strings.Join(running, "\n"))
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	var left []string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if left = markedProcesses(t, mark); len(left) == 0 {
+			return
+		}
+	}
+	t.Fatalf("after kill -9 of the arena, %d of its %d processes still run (10 s later):\n%s", len(left), len(running), strings.Join(left, "\n"))
 }

@@ -182,7 +182,7 @@ func Start(ctx context.Context, cfg ClientConfig) (*Client, error) {
 	}
 	// Grandchildren holding stderr open must not block Wait forever.
 	cmd.WaitDelay = time.Second
-	err = cmd.Start()
+	err = startProcess(cmd)
 	inR.Close()
 	outW.Close()
 	if err != nil {
