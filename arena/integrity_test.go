@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"arena/arena/output"
+	"arena/arena/record"
 )
 
 // A config cannot inject UCI commands through an engine option: a value or
@@ -302,4 +303,44 @@ engines:
 		}
 	}
 	t.Fatalf("after kill -9 of the arena, %d of its %d processes still run (10 s later):\n%s", len(left), len(running), strings.Join(left, "\n"))
+}
+
+// An engine that writes its bestmove twice has the second one discarded
+// (the isready before each go synchronises), not taken as its answer to
+// the next position, where it is illegal or, worse, legal and played:
+// its games end as they would without the stale line.
+func TestStaleBestmoveDiscarded(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "twice.yaml")
+	cfg := fmt.Sprintf(`games: 4
+max_moves: 40
+judge: off
+limits: {depth: 1}
+engines:
+  - name: Twice
+    command: %q
+    args: ["-mode", "twice", "-spread"]
+  - name: B
+    command: %q
+    args: ["-spread"]
+`, fakeBin, fakeBin)
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := filepath.Join(dir, "run")
+	if rc, out := runArena(t, "run", cfgPath, "--out", run, "--quiet"); rc != 0 {
+		t.Fatalf("run: rc %d\n%s", rc, out)
+	}
+	games, err := output.ReadGames(filepath.Join(run, output.GamesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(games) != 4 {
+		t.Fatalf("%d games, want 4", len(games))
+	}
+	for _, g := range games {
+		if g.Termination == record.TermIllegalMove || len(g.Moves) < 10 {
+			t.Errorf("game %d: %s after %d plies (%s): the stale bestmove was taken", g.Game, g.Termination, len(g.Moves), g.Reason)
+		}
+	}
 }

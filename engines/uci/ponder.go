@@ -40,7 +40,7 @@ func (c *Client) Ponder(pos engines.Position, lim engines.Limits) error {
 		return err
 	}
 	goCmd := "go ponder" + goCommand(lim)[len("go"):]
-	if err := c.send(positionCommand(pos), goCmd); err != nil {
+	if err := c.send(positionCommand(pos), "isready", goCmd); err != nil {
 		return err
 	}
 	c.ponder = &ponderSearch{pos: pos, lim: lim, goCmd: goCmd}

@@ -10,7 +10,13 @@ import (
 )
 
 // Search runs one search: "position" and "go" with every limit set, info
-// lines streamed to info (main line only), until bestmove. Result.Time is
+// lines streamed to info (main line only), until bestmove. An "isready"
+// between them synchronises: what the engine wrote before its readyok
+// (a second bestmove of the last search, one that came after "stop" and
+// the grace, or its info lines) belongs to an earlier search and is
+// discarded, never taken as this search's answer. It costs no round trip:
+// the three lines go in one write, and the engine answers isready before
+// it starts the search. Result.Time is
 // the wall time from go to bestmove. On ctx cancellation the client sends
 // "stop" and returns the engine's bestmove; if none comes within StopGrace
 // the engine is killed and an error returned.
@@ -19,7 +25,7 @@ func (c *Client) Search(ctx context.Context, pos engines.Position, lim engines.L
 		return engines.Result{}, err
 	}
 	goCmd := goCommand(lim)
-	sent, err := c.sendAt(positionCommand(pos), goCmd)
+	sent, err := c.sendAt(positionCommand(pos), "isready", goCmd)
 	if err != nil {
 		return engines.Result{}, err
 	}
@@ -111,6 +117,9 @@ type searchState struct {
 	// bestmove without a move after it is a failure (the built-in server
 	// refuses a rejected position so), not a position without moves.
 	refusal string
+	// synced is set by the readyok of the isready sent before "go"; the
+	// lines before it answer an earlier search.
+	synced bool
 }
 
 // line takes one line of the engine's output; done is true at bestmove,
@@ -118,6 +127,10 @@ type searchState struct {
 func (s *searchState) line(line outLine) (done bool, err error) {
 	f := strings.Fields(line.text)
 	if len(f) == 0 {
+		return false, nil
+	}
+	if !s.synced {
+		s.synced = f[0] == "readyok"
 		return false, nil
 	}
 	switch f[0] {

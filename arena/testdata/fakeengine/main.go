@@ -13,6 +13,8 @@
 //	absurd   plays normally but reports negative nodes and a mate in
 //	         99999999999 moves
 //	slownewgame answers the isready after each ucinewgame -late late
+//	twice    writes its bestmove twice, as if a stale answer of this
+//	         search were the next one's
 package main
 
 import (
@@ -28,7 +30,7 @@ import (
 )
 
 func main() {
-	mode := flag.String("mode", "normal", "normal, illegal, nomove, crash, hang, late, latecrash, absurd or slownewgame")
+	mode := flag.String("mode", "normal", "normal, illegal, nomove, crash, hang, late, latecrash, absurd, slownewgame or twice")
 	after := flag.Int("after", 0, "misbehave from this many plies into the game")
 	late := flag.Duration("late", 3*time.Second, "delay of the answer in -mode late and slownewgame")
 	spread := flag.Bool("spread", false, "vary the move with the ply instead of playing the first legal one")
@@ -108,6 +110,9 @@ func main() {
 				say("info depth 1 seldepth 1 score cp 0 nodes 1 time 0 pv %s", m)
 			}
 			say("bestmove %s", m)
+			if misbehave && *mode == "twice" {
+				say("bestmove %s", m)
+			}
 		}
 	}
 }
