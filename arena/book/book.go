@@ -240,15 +240,12 @@ func (g *generator) sensible(ctx context.Context, pos *chess.Position, moves []*
 
 // WriteEPD writes the positions as EPD lines (the four position fields, then
 // the opcodes id, ce — the evaluation from the side to move — acd — the
-// search depth — and c0, the moves from the start position), after comment
-// lines starting with "#" (which the arena's EPD reader skips).
-func WriteEPD(w io.Writer, positions []Position, depth int, comments ...string) error {
+// search depth — and c0, the moves from the start position) and nothing
+// else: fastchess and cutechess-cli take every line of a book for a
+// position and reject a "#" comment line. The provenance goes to the
+// book's side file (Provenance).
+func WriteEPD(w io.Writer, positions []Position, depth int) error {
 	var b strings.Builder
-	for _, c := range comments {
-		for line := range strings.Lines(c) {
-			b.WriteString("# " + strings.TrimRight(line, "\n") + "\n")
-		}
-	}
 	width := len(fmt.Sprint(len(positions)))
 	for i, p := range positions {
 		fields := strings.Fields(p.FEN)
@@ -257,6 +254,19 @@ func WriteEPD(w io.Writer, positions []Position, depth int, comments ...string) 
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// Provenance is the text of a book's side file (openings.SideFile): each
+// line of the comments as a "#" line, as books carried them on top before
+// they moved beside it.
+func Provenance(comments ...string) string {
+	var b strings.Builder
+	for _, c := range comments {
+		for line := range strings.Lines(c) {
+			b.WriteString("# " + strings.TrimRight(line, "\n") + "\n")
+		}
+	}
+	return b.String()
 }
 
 // numbered writes SAN moves from the start position with move numbers:

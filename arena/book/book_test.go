@@ -67,12 +67,15 @@ func TestGenerate(t *testing.T) {
 
 	// The EPD loads as a book with the positions in order.
 	var b bytes.Buffer
-	if err := WriteEPD(&b, ps, cfg.Depth, "arena openings generate ...\nsecond line"); err != nil {
+	if err := WriteEPD(&b, ps, cfg.Depth); err != nil {
 		t.Fatal(err)
 	}
 	text := b.String()
-	if !strings.HasPrefix(text, "# arena openings generate ...\n# second line\n") || !strings.Contains(text, `id "book 1"; ce `) || !strings.Contains(text, `; acd 4; c0 "1. `) {
-		t.Errorf("EPD:\n%s", text)
+	if !strings.HasPrefix(text, strings.Join(strings.Fields(ps[0].FEN)[:4], " ")+` id "book 1"; ce `) || !strings.Contains(text, `; acd 4; c0 "1. `) || strings.Contains(text, "#") {
+		t.Errorf("EPD (position lines only):\n%s", text)
+	}
+	if p := Provenance("arena openings generate ...\nsecond line"); p != "# arena openings generate ...\n# second line\n" {
+		t.Errorf("provenance %q", p)
 	}
 	path := filepath.Join(t.TempDir(), "b.epd")
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {

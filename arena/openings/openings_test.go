@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"arena/engines/board"
 )
 
 func TestEPDOpenings(t *testing.T) {
@@ -101,5 +103,34 @@ func TestOpeningsRejectIllegal(t *testing.T) {
 	}
 	if _, err := Load(Config{File: pgn}); err == nil || !strings.Contains(err.Error(), "book.pgn:1: game 1: position") || !strings.Contains(err.Error(), "has no legal moves") {
 		t.Errorf("PGN ending in stalemate: error %v, want book.pgn:1: game 1: ... no legal moves", err)
+	}
+}
+
+// The shipped books are read by fastchess and cutechess-cli as they are:
+// every line a position (no "#" comment line, no blank line), the
+// provenance in the side file.
+func TestShippedBooksHoldPositionsOnly(t *testing.T) {
+	books, err := filepath.Glob("../../configs/openings/*.epd")
+	if err != nil || len(books) == 0 {
+		t.Fatalf("no shipped books: %v", err)
+	}
+	for _, book := range books {
+		data, err := os.ReadFile(book)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+			f := strings.Fields(line)
+			if len(f) < 4 || strings.HasPrefix(line, "#") {
+				t.Errorf("%s:%d: not a position line: %q", book, i+1, line)
+				continue
+			}
+			if _, err := board.ParseFEN(strings.Join(f[:4], " ") + " 0 1"); err != nil {
+				t.Errorf("%s:%d: %v", book, i+1, err)
+			}
+		}
+		if side, err := os.ReadFile(SideFile(book)); err != nil || !strings.HasPrefix(string(side), "# ") {
+			t.Errorf("%s: no provenance in %s (%v)", book, SideFile(book), err)
+		}
 	}
 }

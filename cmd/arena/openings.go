@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"arena/arena/book"
+	"arena/arena/openings"
 	"arena/internal/atomicfile"
 )
 
@@ -91,7 +92,12 @@ func openingsGenerate(args []string, stdout, stderr io.Writer) int {
 	var buf bytes.Buffer
 	comment := fmt.Sprintf("%s\n%s; %d walks: %d kept, %d duplicates, %d outside ±%d cp, %d ended early",
 		command, st.Stockfish, st.Tried, st.Kept, st.Duplicates, st.Unbalanced, cfg.MaxEval, st.Ended)
-	if err := book.WriteEPD(&buf, positions, cfg.Depth, comment); err != nil {
+	if err := book.WriteEPD(&buf, positions, cfg.Depth); err != nil {
+		fmt.Fprintf(stderr, "arena openings generate: %v\n", err)
+		return 1
+	}
+	// The side file first: a book is never without its provenance.
+	if err := atomicfile.WriteFile(openings.SideFile(*out), []byte(book.Provenance(comment))); err != nil {
 		fmt.Fprintf(stderr, "arena openings generate: %v\n", err)
 		return 1
 	}
@@ -99,7 +105,7 @@ func openingsGenerate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arena openings generate: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "wrote %d positions to %s in %s (%d walks: %d duplicates, %d outside ±%d cp, %d ended early; %d Stockfish searches)\n",
-		len(positions), *out, time.Since(start).Round(time.Millisecond), st.Tried, st.Duplicates, st.Unbalanced, cfg.MaxEval, st.Ended, st.Evaluations)
+	fmt.Fprintf(stdout, "wrote %d positions to %s (provenance in %s) in %s (%d walks: %d duplicates, %d outside ±%d cp, %d ended early; %d Stockfish searches)\n",
+		len(positions), *out, openings.SideFile(*out), time.Since(start).Round(time.Millisecond), st.Tried, st.Duplicates, st.Unbalanced, cfg.MaxEval, st.Ended, st.Evaluations)
 	return 0
 }
