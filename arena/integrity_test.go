@@ -344,3 +344,49 @@ engines:
 		}
 	}
 }
+
+// arena merge run a second time on the same output (a re-run Kubernetes
+// Job) succeeds with "nothing to do", for a run and for a sweep; an output
+// holding another run is refused with what to do.
+func TestMergeTwice(t *testing.T) {
+	dir := t.TempDir()
+	for _, sweep := range []string{"", "sweep: {max_moves: [10, 12]}"} {
+		cfgPath := filepath.Join(dir, "merge.yaml")
+		cfg := fmt.Sprintf(`games: 4
+max_moves: 20
+judge: off
+limits: {depth: 1}
+%s
+engines:
+  - name: A
+    command: %q
+    args: ["-spread"]
+  - name: B
+    command: %q
+`, sweep, fakeBin, fakeBin)
+		if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		base := filepath.Join(dir, fmt.Sprintf("s%d", len(sweep)))
+		var shards []string
+		for i := range 2 {
+			d := fmt.Sprintf("%s-shard%d", base, i)
+			if rc, out := runArena(t, "run", cfgPath, "--out", d, "--quiet", "--shard", fmt.Sprintf("%d/2", i)); rc != 0 {
+				t.Fatalf("shard %d: rc %d\n%s", i, rc, out)
+			}
+			shards = append(shards, d)
+		}
+		merged := base + "-merged"
+		for i := range 2 {
+			rc, out := runArena(t, "merge", merged, shards[0], shards[1])
+			if rc != 0 || i == 1 && !strings.Contains(out, "nothing to do") {
+				t.Fatalf("merge %d (sweep %q): rc %d, want 0 (the second: nothing to do):\n%s", i+1, sweep, rc, out)
+			}
+		}
+	}
+	other := playSmallRun(t, "")
+	rc, out := runArena(t, "merge", other, filepath.Join(dir, "s0-shard0"), filepath.Join(dir, "s0-shard1"))
+	if rc != 1 || !strings.Contains(out, "already holds a run of another config") || !strings.Contains(out, "give a new output directory, or remove "+other) {
+		t.Fatalf("merge into another run: rc %d, want 1 saying what to do:\n%s", rc, out)
+	}
+}

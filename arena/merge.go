@@ -66,7 +66,50 @@ func Merge(out string, dirs []string, stdout io.Writer) (*record.Summary, error)
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("gap: %s not finished; resume the shard with: arena run --resume DIR", strings.Join(missing, ", "))
 	}
+	if done, err := mergedBefore(out, cfg, len(shards), total); done != nil || err != nil {
+		if done != nil {
+			fmt.Fprintf(stdout, "%s already holds the merge of these %d shards (%d games): nothing to do\n", out, len(shards), done.GamesPlayed)
+		}
+		return done, err
+	}
 	return writeMerged(out, cfg, shards, idx, stdout)
+}
+
+// mergedBefore returns the summary of out when it holds the complete merge
+// of shards of cfg already (a merge run again, as a re-run Kubernetes Job
+// does), nil when out holds no run, and an error saying what to do when it
+// holds another run.
+func mergedBefore(out string, cfg *config.Config, shards, total int) (*record.Summary, error) {
+	if _, err := output.Locate(filepath.Join(out, output.GamesFile)); err != nil {
+		return nil, nil
+	}
+	redo := fmt.Sprintf("give a new output directory, or remove %s and merge again", out)
+	prev, err := readSummary(out)
+	if err == nil && prev == nil {
+		err = fmt.Errorf("no %s", output.SummaryJSON)
+	}
+	var c *config.Config
+	if err == nil {
+		c, err = config.Load(filepath.Join(out, output.ConfigFile))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s already holds a run, which cannot be read (%v): %s", out, err, redo)
+	}
+	want, err := GameKeys(cfg)
+	if err != nil {
+		return nil, err
+	}
+	have, err := GameKeys(c)
+	if err != nil {
+		return nil, err
+	}
+	if diff := diffKeys(have, want); len(diff) > 0 {
+		return nil, fmt.Errorf("%s already holds a run of another config (%s): %s", out, strings.Join(diff, "; "), redo)
+	}
+	if prev.Shard != nil || !prev.Complete || prev.Stopped == "" && prev.GamesPlayed != total {
+		return nil, fmt.Errorf("%s already holds a run of this config that is not the complete merge of %d shards (%d of %d games played): %s", out, shards, prev.GamesPlayed, total, redo)
+	}
+	return prev, nil
 }
 
 // checkShards reads every shard's summary and config and checks that they
@@ -250,8 +293,12 @@ func mergeSweep(out string, dirs []string, stdout io.Writer) error {
 		}
 		sweeps = append(sweeps, ss)
 	}
-	if err := checkFreshDir(out); err != nil {
-		return fmt.Errorf("%w", err)
+	// A sweep merged before is merged again setting by setting, each of
+	// which says "nothing to do" or what differs.
+	if !IsSweepDir(out) {
+		if err := checkFreshDir(out); err != nil {
+			return fmt.Errorf("%w", err)
+		}
 	}
 	if err := os.MkdirAll(out, output.DirPerm); err != nil {
 		return fmt.Errorf("%w", err)
