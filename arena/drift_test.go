@@ -21,7 +21,13 @@ import (
 // runArena runs the arena binary and returns its exit code and output.
 func runArena(t *testing.T, args ...string) (int, string) {
 	t.Helper()
-	cmd := exec.Command(arenaBin, args...)
+	return runCommand(t, arenaBin, args...)
+}
+
+// runCommand runs a command and returns its exit code and output.
+func runCommand(t *testing.T, name string, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()

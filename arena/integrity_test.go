@@ -390,3 +390,42 @@ engines:
 		t.Fatalf("merge into another run: rc %d, want 1 saying what to do:\n%s", rc, out)
 	}
 }
+
+// A full disk (here: a file size limit, prlimit --fsize) stops the run
+// with an error naming the file as it is in the run directory, not the
+// temporary name it was rebuilt under; the games already on disk are kept
+// and --resume finishes the run.
+func TestFileSizeLimitNamesTheFile(t *testing.T) {
+	if _, err := exec.LookPath("prlimit"); err != nil {
+		t.Fatal("prlimit not found: install util-linux")
+	}
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "full.yaml")
+	cfg := fmt.Sprintf(`games: 20
+max_moves: 60
+judge: off
+limits: {depth: 1}
+engines:
+  - name: A
+    command: %q
+    args: ["-spread"]
+  - name: B
+    command: %q
+    args: ["-spread"]
+`, fakeBin, fakeBin)
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := filepath.Join(dir, "run")
+	rc, out := runCommand(t, "prlimit", "--fsize=40000", arenaBin, "run", cfgPath, "--out", run, "--quiet")
+	games := filepath.Join(run, output.GamesFile)
+	if rc != 1 || !strings.Contains(out, "append "+games+": file too large") || strings.Contains(out, ".rebuild") {
+		t.Fatalf("run under a file size limit: rc %d, want 1 naming %s:\n%s", rc, games, out)
+	}
+	if rc, out := runArena(t, "run", "--resume", run, "--quiet"); rc != 0 {
+		t.Fatalf("resume without the limit: rc %d\n%s", rc, out)
+	}
+	if got, err := output.ReadGames(games); err != nil || len(got) != 20 {
+		t.Fatalf("%d games after the resume (%v), want 20", len(got), err)
+	}
+}

@@ -20,7 +20,9 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -114,7 +116,7 @@ func Create(dir string, cfg *config.Config) (*Writer, error) {
 func (o *Writer) Install() error {
 	for f, path := range o.tmp {
 		if err := f.Sync(); err != nil {
-			return fmt.Errorf("write %s: %w", path, err)
+			return fmt.Errorf("write %s: %w", path, bare(err))
 		}
 		if err := os.Rename(f.Name(), path); err != nil {
 			return fmt.Errorf("write %s: %w", path, err)
@@ -137,7 +139,7 @@ func (o *Writer) AppendJSON(g *record.GameRecord) (Ref, error) {
 		return Ref{}, err
 	}
 	if err := appendSync(o.json, append(line, '\n')); err != nil {
-		return Ref{}, fmt.Errorf("append %s: %w", GamesFile, err)
+		return Ref{}, err
 	}
 	o.lines++
 	ref := Ref{f: o.json, off: o.size, size: len(line), line: o.lines}
@@ -166,7 +168,7 @@ func (o *Writer) AppendOrdered(g *record.GameRecord) error {
 			return err
 		}
 		if err := appendSync(o.pgn, pgn.Bytes()); err != nil {
-			return fmt.Errorf("append %s: %w", PGNFile, err)
+			return err
 		}
 	}
 	var rows bytes.Buffer
@@ -174,7 +176,7 @@ func (o *Writer) AppendOrdered(g *record.GameRecord) error {
 	writeCSV(cw, g)
 	cw.Flush()
 	if err := appendSync(o.csv, rows.Bytes()); err != nil {
-		return fmt.Errorf("append %s: %w", MovesFile, err)
+		return err
 	}
 	if o.epd != nil {
 		line, err := finalEPD(g)
@@ -182,7 +184,7 @@ func (o *Writer) AppendOrdered(g *record.GameRecord) error {
 			return err
 		}
 		if err := appendSync(o.epd, []byte(line)); err != nil {
-			return fmt.Errorf("append %s: %w", EPDFile, err)
+			return err
 		}
 	}
 	return nil
@@ -202,11 +204,28 @@ func (o *Writer) writeLastPGN() error {
 	return nil
 }
 
+// appendSync appends data to f and syncs it. An error names the file as
+// it is installed: f keeps the temporary name it was opened under
+// (NAME.rebuild), which no longer exists once Install renamed it.
 func appendSync(f *os.File, data []byte) error {
-	if _, err := f.Write(data); err != nil {
-		return err
+	_, err := f.Write(data)
+	if err == nil {
+		err = f.Sync()
 	}
-	return f.Sync()
+	if err != nil {
+		return fmt.Errorf("append %s: %w", strings.TrimSuffix(f.Name(), rebuildSuffix), bare(err))
+	}
+	return nil
+}
+
+// bare is err without the file name a *fs.PathError adds, for an error
+// that names the file itself.
+func bare(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // Close closes the files; files never installed are removed.
