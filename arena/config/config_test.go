@@ -125,7 +125,8 @@ func TestConfigErrors(t *testing.T) {
 			[]string{`x.yaml:1: openings.format: "ctg" is not a book format (expected epd, pgn or polyglot)`}},
 		{"polyglot without plies", "openings: {file: " + exampleBookPath + ", format: polyglot}\nlimits: {depth: 1}\n" + twoEngines,
 			[]string{`x.yaml:1: openings.plies: missing: how many plies to follow the Polyglot book example.epd`}},
-		{"polyglot book of text", "openings: {file: " + exampleBookPath + ", format: polyglot, plies: 2}\nlimits: {depth: 1}\n" + twoEngines,
+		// The book's side file: 151 bytes of text (the book itself is 960).
+		{"polyglot book of text", "openings: {file: " + exampleBookPath + ".txt, format: polyglot, plies: 2}\nlimits: {depth: 1}\n" + twoEngines,
 			[]string{`x.yaml:1: openings.file: `, `is not a whole number of 16-byte Polyglot entries`}},
 		{"movetime without a unit", "limits:\n  movetime: 100\n" + twoEngines,
 			[]string{`x.yaml:2: limits.movetime: "100" has no unit: add a unit, e.g. 100ms or 1s`}},
