@@ -2,6 +2,13 @@
 // runs an external engine process as an engines.Engine, and a server that
 // exposes a built-in engine over UCI so GUIs and match runners
 // (cutechess-cli, fastchess) can play it.
+//
+// The client trusts nothing it is given or told. Its one write (sendAt)
+// refuses a line with a control character, so no field can inject a
+// command; every search is "position", "isready", "go" in one write, and
+// what the engine says before that readyok is an earlier search's and
+// dropped; on Linux the kernel kills every engine it starts when the arena
+// dies (proc_linux.go), since a hung engine would otherwise outlive it.
 package uci
 
 import (
