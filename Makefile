@@ -79,9 +79,25 @@ clean:
 # slurm-check: a single-node Slurm cluster on this machine (apt-get installs Slurm,
 # munge and jq if missing; needs root) plays configs/deploy/check.yaml as an array job;
 # the merged shards must equal a single-process run game by game (docs/cluster.md).
-.PHONY: slurm-check
-slurm-check: build
+.PHONY: slurm-check release image
+slurm-check: build release
 	scripts/slurm-check.sh
+
+# release: static binaries (no cgo, so no glibc version to match: they start on any
+# Linux node, RHEL 8-era Slurm clusters included) with the commit stamped, and their
+# checksums, in dist/ (docs/cluster.md says which to copy where).
+RELEASE_ARCHS ?= amd64 arm64
+release:
+	rm -rf dist && mkdir -p dist
+	@set -e; for a in $(RELEASE_ARCHS); do echo "dist/arena-linux-$$a"; \
+		CGO_ENABLED=0 GOOS=linux GOARCH=$$a $(GO) build -trimpath -ldflags '$(LDFLAGS) -s -w' \
+			-o dist/arena-linux-$$a ./cmd/arena; done
+	cd dist && sha256sum arena-linux-* > SHA256SUMS && cat SHA256SUMS
+
+# image: the container image of configs/deploy/image/Containerfile, FROM scratch,
+# tagged arena:COMMIT, and dist/k8s/ with the manifests naming that tag.
+image: release
+	scripts/image.sh --check
 
 CHROMIUM ?= $(shell command -v chromium 2>/dev/null || command -v chromium-browser 2>/dev/null)
 REPORT_CHECK ?= /tmp/arena-report-check
@@ -223,3 +239,13 @@ nets-deepchess: nets-deepchess-data
 	./$(BIN) train deepchess --games data/deepchess-games/games.jsonl --out engines/nn/nets/deepchess \
 		--pos2vec 600,400,200,100 --head 400,200,100 --pretrain-epochs 1 --pretrain-positions 100000 \
 		--epochs 6 --pairs 200000 --lr 1e-3 --lr-decay 0.8 --batch 256 --held-pairs 10000 --seed 1 --workers 2
+
+# countergo: CounterGo 5.5, a Go engine with an NNUE evaluation (the strength
+# anchor of docs/nnue.md), built from its source module with the tags its own
+# build script uses (AVX2 inference, the net embedded) into bin/counter.
+COUNTERGO_VERSION ?= v1.55.0
+.PHONY: countergo
+countergo:
+	GOBIN=$(abspath bin) $(GO) install -tags=avx,embed -ldflags "-X main.versionName=5.5" \
+		github.com/ChizhovVadim/CounterGo/cmd/counter@$(COUNTERGO_VERSION)
+	@printf 'uci\nquit\n' | bin/counter | grep -m1 '^id name'
