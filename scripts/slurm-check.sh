@@ -29,12 +29,27 @@ SHARDS=${SHARDS:-4}
 SBATCH_FILE=$ROOT/configs/deploy/slurm/arena-array.sbatch
 
 say() { printf '[slurm-check %(%H:%M:%S)T] %s\n' -1 "$*"; }
-# The last line is the plain "N passed, N failed" a CI log reader looks for.
+# The last line is always the plain "N passed, N failed" a CI log reader looks
+# for: the EXIT trap prints it however the script ends (a failed check, a
+# command that failed under set -e, an interrupt), counting what did not pass
+# as failed.
+PASSED=0
+FAILED=0
+CHECKS=2 # the shards equal a single run; the container image
+passed() {
+	PASSED=$((PASSED + 1))
+	say "PASS: $*"
+}
 die() {
 	say "FAIL: $*"
-	echo "slurm-check: 0 passed, 1 failed"
+	FAILED=$((FAILED + 1))
 	exit 1
 }
+closing_line() {
+	[ $((PASSED + FAILED)) -lt "$CHECKS" ] && FAILED=$((CHECKS - PASSED))
+	echo "slurm-check: $PASSED passed, $FAILED failed"
+}
+trap closing_line EXIT
 
 [ "$(id -u)" = 0 ] || die "must run as root (slurmd starts job steps as the submitting user)"
 [ -x "$ARENA" ] || die "$ARENA is not an executable (make build)"
@@ -48,14 +63,23 @@ for v in $(compgen -e | grep '^SLURM_' | grep -v '^SLURM_CHECK_' || true); do un
 PATH=$PATH:/usr/sbin
 install_missing() {
 	local missing=()
-	for c in slurmctld:slurmctld slurmd:slurmd sbatch:slurm-client munged:munge jq:jq; do
+	for c in slurmctld:slurmctld slurmd:slurmd sbatch:slurm-client munged:munge jq:jq podman:podman; do
 		command -v "${c%%:*}" >/dev/null 2>&1 || missing+=("${c#*:}")
 	done
 	[ ${#missing[@]} = 0 ] && return
 	say "installing ${missing[*]} with apt-get"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+	# Another apt (an unattended upgrade, a second install) may hold the
+	# package locks: wait for them rather than fail.
+	local lock=(-o DPkg::Lock::Timeout=600)
+	for i in $(seq 60); do
+		apt-get "${lock[@]}" update -qq && break
+		[ "$i" = 60 ] && die "apt-get update failed for 10 minutes"
+		say "apt-get update failed (another apt holds the lock?); trying again in 10 s"
+		sleep 10
+	done
+	apt-get "${lock[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+		die "apt-get install ${missing[*]} failed"
 }
 install_missing
 
@@ -85,7 +109,7 @@ teardown() {
 		say "logs and outputs kept in $T"
 	fi
 }
-trap teardown EXIT
+trap 'teardown; closing_line' EXIT
 trap 'exit 130' INT TERM
 
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -242,6 +266,16 @@ t=$SECONDS
 say "single-process run in $((SECONDS - t)) s"
 
 compare "$T/single" "$T/merged"
+passed "4 shards merged equal the single-process run ($((SECONDS - START)) s)"
+
+# The container image of the Kubernetes manifests, built FROM scratch with
+# podman; its filesystem is checked in a chroot (scripts/image.sh).
+t=$SECONDS
+scripts/image.sh --check >"$T/log/image.out" 2>&1 || {
+	tail -n 20 "$T/log/image.out"
+	die "the container image did not build or check"
+}
+grep '^image:' "$T/log/image.out"
+passed "container image built and checked ($((SECONDS - t)) s)"
+
 OK=1
-say "PASS in $((SECONDS - START)) s"
-echo "slurm-check: 1 passed, 0 failed"
