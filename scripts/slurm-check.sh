@@ -22,12 +22,6 @@
 # slurmd starts job steps as the submitting user and needs root to do so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$PWD
-CONFIG=$(realpath "${1:-configs/deploy/check.yaml}")
-ARENA=$(realpath "${ARENA:-bin/arena}")
-SHARDS=${SHARDS:-4}
-SBATCH_FILE=$ROOT/configs/deploy/slurm/arena-array.sbatch
-
 say() { printf '[slurm-check %(%H:%M:%S)T] %s\n' -1 "$*"; }
 # The last line is always the plain "N passed, N failed" a CI log reader looks
 # for: the EXIT trap prints it however the script ends (a failed check, a
@@ -50,6 +44,12 @@ closing_line() {
 	echo "slurm-check: $PASSED passed, $FAILED failed"
 }
 trap closing_line EXIT
+ROOT=$PWD
+CONFIG=$(realpath "${1:-configs/deploy/check.yaml}")
+ARENA=$(realpath "${ARENA:-bin/arena}")
+SHARDS=${SHARDS:-4}
+SBATCH_FILE=$ROOT/configs/deploy/slurm/arena-array.sbatch
+
 
 [ "$(id -u)" = 0 ] || die "must run as root (slurmd starts job steps as the submitting user)"
 [ -x "$ARENA" ] || die "$ARENA is not an executable (make build)"
