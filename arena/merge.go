@@ -56,6 +56,16 @@ func Merge(out string, dirs []string, stdout io.Writer) (*record.Summary, error)
 			return nil, fmt.Errorf("%s:%d: game %d is not in the schedule of %d games", ref.Path(), ref.Line(), n, total)
 		}
 	}
+	if stoppedTogether(shards) {
+		// The shards stopped when their games decided the SPRT: each played
+		// what it had played by then, and all of it counts.
+		for _, s := range shards {
+			if !s.Complete {
+				return nil, fmt.Errorf("%s (shard %s) has not stopped yet: wait for it, or resume it with arena run --resume %s", s.RunDir, s.Shard, s.RunDir)
+			}
+		}
+		return writeMerged(out, cfg, shards, idx, stdout)
+	}
 	var missing []string
 	for n := 1; n <= total && len(missing) < 10; n++ {
 		if _, ok := idx[n]; !ok {
@@ -219,9 +229,16 @@ func writeMerged(out string, cfg *config.Config, shards []*record.Summary, idx o
 		return nil, err
 	}
 	defer lines.Close()
+	// Shards that stopped together give every game they played; a whole
+	// split stops, as a single run does, at the game that decides the SPRT.
+	together := stoppedTogether(shards)
 	it := newSchedule(cfg, book, record.Shard{})
-	for spec, ok := it.next(); ok && !b.Decided(); spec, ok = it.next() {
-		g, err := idx[spec.Number].Read()
+	for spec, ok := it.next(); ok && (together || !b.Decided()); spec, ok = it.next() {
+		ref, played := idx[spec.Number]
+		if !played && together {
+			continue
+		}
+		g, err := ref.Read()
 		if err != nil {
 			return nil, err
 		}
@@ -244,6 +261,12 @@ func writeMerged(out string, cfg *config.Config, shards []*record.Summary, idx o
 		return nil, err
 	}
 	sum := b.Summary()
+	if together && !sum.Complete {
+		// More games came in after the shards' decision and took the test
+		// back between its bounds: the run is still over, and says so.
+		sum.Complete = true
+		sum.Stopped = "shards stopped by the SPRT across shards; over all their games: " + sum.SPRT.Status
+	}
 	if err := output.WriteSummaryFiles(dir, cfg, sum, lines); err != nil {
 		return nil, err
 	}
@@ -257,6 +280,17 @@ func writeMerged(out string, cfg *config.Config, shards []*record.Summary, idx o
 		return nil, err
 	}
 	return sum, nil
+}
+
+// stoppedTogether reports whether the shards are those of an SPRT run that
+// its shards' games decided (arena/peers.go).
+func stoppedTogether(shards []*record.Summary) bool {
+	for _, s := range shards {
+		if s.SPRTShards != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func minTime(a, b time.Time) time.Time {

@@ -365,13 +365,29 @@ func (m *match) play(ctx context.Context) (*record.Summary, error) {
 		stopLive()
 		liveDone.Wait()
 	}()
+	peers, err := newPeerWatch(m.cfg, m.dir, m.shard)
+	if err != nil {
+		return nil, err
+	}
+	// wake is closed when the peers' games decide the SPRT: the loop below
+	// then stops feeding games, and the games in progress are cancelled.
+	wake := make(chan struct{})
+	if peers != nil {
+		// Polled once before the first game: a shard resumed after the
+		// test was decided plays nothing.
+		if peers.poll() {
+			close(wake)
+		} else {
+			go peers.run(gctx, func() { close(wake); cancel() })
+		}
+	}
 	feed := newGames(m.cfg, m.openings, m.shard, m.ko)
 	spec, more := m.nextToPlay(feed)
 	inflight := 0
 	var fatal error
 	for {
 		var send chan<- gameSpec
-		if more && ctx.Err() == nil && fatal == nil && !m.b.Decided() {
+		if more && ctx.Err() == nil && fatal == nil && !m.b.Decided() && peers.decided() == nil {
 			send = jobs
 		}
 		if send == nil && inflight == 0 {
@@ -394,11 +410,17 @@ func (m *match) play(ctx context.Context) (*record.Summary, error) {
 			if m.b.Decided() {
 				cancel() // the games after the deciding one are not played
 			}
+		case <-wake:
+			wake = nil
 		}
 	}
 	stopLive()
 	liveDone.Wait()
 	sum := m.b.Summary()
+	if st := peers.decided(); st != nil && fatal == nil && !sum.Complete {
+		sum.Complete, sum.SPRTShards = true, st
+		sum.Stopped = "SPRT " + st.Status + " across the run's shards"
+	}
 	if fatal != nil {
 		m.prog.clear()
 		m.writeSummaries(sum, true)

@@ -108,3 +108,24 @@ func finiteOrNil(x float64) *float64 {
 	}
 	return &x
 }
+
+// SPRTTally counts an SPRT's games in any order: the shards of one SPRT run
+// (arena run --shard) add their own games and their peers' as they find
+// them, each game once, and read the combined test. Its counts, and so its
+// LLR, are those a Builder reaches on the same games, since neither the
+// W-D-L nor the pentanomial counts depend on the order games are added in.
+type SPRTTally struct{ s *sprtState }
+
+// NewSPRTTally is an empty tally of cfg's SPRT; nil without one.
+func NewSPRTTally(cfg *config.Config) *SPRTTally {
+	if cfg.SPRT == nil {
+		return nil
+	}
+	return &SPRTTally{newSPRTState(cfg)}
+}
+
+// Add counts a finished game (its names, result and pair are what is read).
+func (t *SPRTTally) Add(g *GameRecord) { t.s.add(g) }
+
+// Status is the test's state after the games added.
+func (t *SPRTTally) Status() *SPRTSummary { return t.s.status() }

@@ -49,6 +49,9 @@ type Summary struct {
 	Knockout *KnockoutSummary `json:"knockout,omitempty"`
 	// SPRT is the test's state when the config has sprt:.
 	SPRT *SPRTSummary `json:"sprt,omitempty"`
+	// SPRTShards is the test over the games of all the run's shards when
+	// they decided it and this shard stopped (arena/peers.go).
+	SPRTShards *SPRTSummary `json:"sprt_shards,omitempty"`
 	// ConfigHash is the SHA-256 of the resolved config (ConfigHash), by
 	// which arena merge knows shards of one run.
 	ConfigHash string `json:"config_sha256,omitempty"`

@@ -1,0 +1,250 @@
+package arena
+
+// An SPRT played in shards stops as soon as the games of all its shards
+// decide it, as fishtest's and OpenBench's tests do however many workers
+// play them. Shards share nothing but a directory (NFS on Slurm, a volume
+// on Kubernetes): the shard directories of one run are siblings
+// (OUT/shard-0, OUT/shard-1, ...), so a shard finds its peers there, as the
+// sibling directories whose summary.json names the same config hash and
+// shard count, and reads their games.jsonl while they write it. It only
+// reads: a peer may be on another node, crash, resume or be re-run at any
+// time, and nothing it does can harm another shard.
+//
+// Every peerPoll a shard reads what each peer appended since the last poll
+// (whole lines only: a line being written is read at the next poll), its
+// own games included, and counts them in one record.SPRTTally, whose LLR
+// does not depend on the order games come in. When the combined test
+// decides, the shard stops its games in progress and ends complete, its
+// summary saying why (sprt_shards); `arena merge` then takes every game the
+// shards played and gives the verdict over all of them. A peer's log that
+// is replaced (a finished run rewrites its log in game order; compression
+// turns it into games.jsonl.gz) or shrinks (a resume drops a torn last
+// line) is read again from its start. What is kept per game is its pair
+// and its score (8 bytes), not the game.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"arena/arena/config"
+	"arena/arena/output"
+	"arena/arena/record"
+)
+
+// peerPoll is how often a shard of an SPRT run reads its peers' games.
+var peerPoll = 5 * time.Second
+
+// peerWatch follows the shards of one SPRT run, this one's included.
+type peerWatch struct {
+	cfg   *config.Config
+	dir   string // this shard's directory
+	hash  string
+	shard record.Shard
+
+	mu       sync.Mutex
+	logs     map[string]*peerLog // by shard directory
+	combined *record.SPRTSummary
+	shards   int // shard directories counted in combined
+}
+
+// peerLog is what has been read of one shard's games.jsonl.
+type peerLog struct {
+	first string      // the engine whose score the SPRT counts
+	info  fs.FileInfo // the file read, to notice it being replaced
+	off   int64       // bytes of whole lines read
+	gz    bool        // read whole from games.jsonl.gz (the shard has ended)
+	games []pairScore
+}
+
+// pairScore is one finished game as the SPRT counts it: its pair and the
+// first engine's score in half points.
+type pairScore struct {
+	pair  int32
+	halfs int8
+}
+
+// newPeerWatch returns nil unless the run is a shard of an SPRT run.
+func newPeerWatch(cfg *config.Config, dir string, shard record.Shard) (*peerWatch, error) {
+	if cfg.SPRT == nil || shard.Count <= 1 {
+		return nil, nil
+	}
+	hash, err := ConfigHash(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &peerWatch{cfg: cfg, dir: dir, hash: hash, shard: shard, logs: map[string]*peerLog{}}, nil
+}
+
+// run polls until ctx ends or the combined test decides, then calls
+// decided (once, when it did).
+func (w *peerWatch) run(ctx context.Context, decided func()) {
+	t := time.NewTicker(peerPoll)
+	defer t.Stop()
+	for {
+		if w.poll() {
+			decided()
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// decided is the combined test when it has decided, else nil.
+func (w *peerWatch) decided() *record.SPRTSummary {
+	if w == nil {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.combined.Decided() {
+		return w.combined
+	}
+	return nil
+}
+
+// poll reads every shard's new games and reports whether the combined test
+// has decided. Errors reading a peer are not the shard's: that peer is
+// read again at the next poll.
+func (w *peerWatch) poll() bool {
+	for _, d := range w.shardDirs() {
+		l := w.logs[d]
+		if l == nil {
+			l = &peerLog{first: w.cfg.Engines[0].Name}
+			w.logs[d] = l
+		}
+		_ = l.refresh(filepath.Join(d, output.GamesFile))
+	}
+	tally := record.NewSPRTTally(w.cfg)
+	first, second := w.cfg.Engines[0].Name, w.cfg.Engines[1].Name
+	results := [3]string{"0-1", "1/2-1/2", "1-0"}
+	for _, l := range w.logs {
+		for _, g := range l.games {
+			tally.Add(&record.GameRecord{White: first, Black: second, Result: results[g.halfs], Pair: int(g.pair)})
+		}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.combined, w.shards = tally.Status(), len(w.logs)
+	return w.combined.Decided()
+}
+
+// shardDirs is this shard's directory and every sibling holding a shard of
+// the same run (same config hash, same shard count).
+func (w *peerWatch) shardDirs() []string {
+	dirs := []string{w.dir}
+	entries, err := os.ReadDir(filepath.Dir(w.dir))
+	if err != nil {
+		return dirs
+	}
+	for _, e := range entries {
+		d := filepath.Join(filepath.Dir(w.dir), e.Name())
+		if !e.IsDir() {
+			continue
+		}
+		if same, _ := sameDir(d, w.dir); same {
+			continue
+		}
+		s, err := readSummary(d)
+		if err != nil || s == nil || s.Shard == nil || s.Shard.Count != w.shard.Count || s.ConfigHash != w.hash {
+			continue
+		}
+		dirs = append(dirs, d)
+	}
+	return dirs
+}
+
+// refresh reads what was appended to the log at path since the last call,
+// or the whole log again when it was replaced or cut.
+func (l *peerLog) refresh(path string) error {
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if l.gz {
+			return nil
+		}
+		// Ended and compressed: read once, whole.
+		r, err := output.Open(path + output.GzipExt)
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		games, _, err := readScores(r, l.first)
+		if err != nil {
+			return err
+		}
+		l.games, l.gz, l.info = games, true, nil
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if l.gz || l.info == nil || !os.SameFile(l.info, fi) || fi.Size() < l.off {
+		l.games, l.off, l.gz = nil, 0, false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := f.Seek(l.off, io.SeekStart); err != nil {
+		return err
+	}
+	games, n, err := readScores(f, l.first)
+	l.games = append(l.games, games...)
+	l.off += n
+	l.info = fi
+	return err
+}
+
+// readScores reads the whole lines of a games log from r: each game's pair
+// and the score of the engine named first, and the bytes of the whole
+// lines read.
+func readScores(r io.Reader, first string) ([]pairScore, int64, error) {
+	var games []pairScore
+	var n int64
+	br := bufio.NewReaderSize(r, 1<<16)
+	for {
+		line, err := br.ReadBytes('\n')
+		if err == io.EOF {
+			return games, n, nil // a line still being written, if any
+		}
+		if err != nil {
+			return games, n, err
+		}
+		n += int64(len(line))
+		var g struct {
+			Pair   int    `json:"pair"`
+			White  string `json:"white"`
+			Result string `json:"result"`
+		}
+		if err := json.Unmarshal(bytes.TrimSpace(line), &g); err != nil {
+			return games, n, err
+		}
+		var halfs int8
+		switch g.Result {
+		case "1-0":
+			halfs = 2
+		case "1/2-1/2":
+			halfs = 1
+		case "0-1":
+		default:
+			continue // not a finished game
+		}
+		if g.White != first {
+			halfs = 2 - halfs
+		}
+		games = append(games, pairScore{pair: int32(g.Pair), halfs: halfs})
+	}
+}
