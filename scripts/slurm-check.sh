@@ -29,7 +29,7 @@ say() { printf '[slurm-check %(%H:%M:%S)T] %s\n' -1 "$*"; }
 # as failed.
 PASSED=0
 FAILED=0
-CHECKS=2 # the shards equal a single run; the container image
+CHECKS=3 # the shards equal a single run; the SPRT across shards; the container image
 passed() {
 	PASSED=$((PASSED + 1))
 	say "PASS: $*"
@@ -267,6 +267,29 @@ say "single-process run in $((SECONDS - t)) s"
 
 compare "$T/single" "$T/merged"
 passed "4 shards merged equal the single-process run ($((SECONDS - START)) s)"
+
+# An SPRT played by the same array: the shards read each other's games and
+# stop together when the combined test decides, far short of the schedule;
+# the merge gives the verdict over every game they played.
+SPRT_CONFIG=$ROOT/configs/deploy/sprt-check.yaml
+t=$SECONDS
+job=$(ARENA=$ARENA ARENA_CONFIG=$SPRT_CONFIG ARENA_OUT=$T/sprt sbatch --parsable \
+	--array="0-$((SHARDS - 1))" --chdir="$T/out" --output="$T/log/sprt-%A_%a.out" "$SBATCH_FILE")
+wait_job "$job"
+"$ARENA" merge "$T/sprt/merged" "$T"/sprt/shard-* >"$T/log/sprt-merge.out" 2>&1 || {
+	cat "$T/log/sprt-merge.out"
+	die "arena merge of the SPRT shards failed"
+}
+planned=$(jq .games_planned "$T/sprt/merged/summary.json")
+played=$(jq .games_played "$T/sprt/merged/summary.json")
+verdict=$(jq -r '.sprt.status + " (LLR " + (.sprt.llr | tostring) + " after " + (.sprt.count | tostring) + " " + .sprt.unit + ")"' "$T/sprt/merged/summary.json")
+for d in "$T"/sprt/shard-*; do
+	say "$(basename "$d"): $(jq -r '"\(.games_played) games, stopped: \(.stopped)"' "$d/summary.json")"
+done
+[ "$(jq -r .sprt.status "$T/sprt/merged/summary.json")" = "H1 accepted" ] ||
+	die "the merged SPRT says $verdict, want H1 accepted (H-20k is far stronger)"
+[ "$played" -lt $((planned / 2)) ] || die "the SPRT shards played $played of $planned games: they did not stop early"
+passed "SPRT across $SHARDS shards stopped after $played of $planned games: $verdict ($((SECONDS - t)) s)"
 
 # The container image of the Kubernetes manifests, built FROM scratch with
 # podman; its filesystem is checked in a chroot (scripts/image.sh).
