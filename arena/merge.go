@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -40,21 +41,17 @@ func Merge(out string, dirs []string, stdout io.Writer) (*record.Summary, error)
 	if err != nil {
 		return nil, err
 	}
-	idx := output.Index{}
-	for _, d := range dirs {
-		f, err := idx.Add(filepath.Join(d, output.GamesFile))
+	logs := make([]*output.LogReader, len(shards))
+	for i, s := range shards {
+		r, err := output.OpenLogReader(filepath.Join(s.RunDir, output.GamesFile))
 		if err != nil {
-			return nil, fmt.Errorf("overlapping shards: %w", err)
+			return nil, err
 		}
-		if f != nil {
-			defer f.Close()
-		}
+		defer r.Close()
+		logs[i] = r
 	}
-	total := totalGames(cfg)
-	for n, ref := range idx {
-		if n > total {
-			return nil, fmt.Errorf("%s:%d: game %d is not in the schedule of %d games", ref.Path(), ref.Line(), n, total)
-		}
+	if err := checkShardGames(cfg, shards, logs); err != nil {
+		return nil, err
 	}
 	if stoppedTogether(shards) {
 		// The shards stopped when their games decided the SPRT: each played
@@ -64,25 +61,75 @@ func Merge(out string, dirs []string, stdout io.Writer) (*record.Summary, error)
 				return nil, fmt.Errorf("%s (shard %s) has not stopped yet: wait for it, or resume it with arena run --resume %s", s.RunDir, s.Shard, s.RunDir)
 			}
 		}
-		return writeMerged(out, cfg, shards, idx, stdout)
 	}
-	var missing []string
-	for n := 1; n <= total && len(missing) < 10; n++ {
-		if _, ok := idx[n]; !ok {
-			d := shards[(n-1)%shards[0].Shard.Count]
-			missing = append(missing, fmt.Sprintf("game %d (shard %s, %s)", n, d.Shard, d.RunDir))
-		}
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("gap: %s not finished; resume the shard with: arena run --resume DIR", strings.Join(missing, ", "))
-	}
-	if done, err := mergedBefore(out, cfg, len(shards), total); done != nil || err != nil {
+	if done, err := mergedBefore(out, cfg, len(shards), totalGames(cfg)); done != nil || err != nil {
 		if done != nil {
 			fmt.Fprintf(stdout, "%s already holds the merge of these %d shards (%d games): nothing to do\n", out, len(shards), done.GamesPlayed)
 		}
 		return done, err
 	}
-	return writeMerged(out, cfg, shards, idx, stdout)
+	for _, r := range logs {
+		if err := r.Rewind(); err != nil {
+			return nil, err
+		}
+	}
+	return writeMerged(out, cfg, shards, logs, stdout)
+}
+
+// checkShardGames reads every shard's games log once, holding a line at a
+// time, and checks that each holds its own games of the schedule in game
+// order, none twice, and (unless the shards stopped together on an SPRT)
+// all of them; errors name the first lines at fault, or up to ten missing
+// games. A shard's log is in game order once the shard has finished.
+func checkShardGames(cfg *config.Config, shards []*record.Summary, logs []*output.LogReader) error {
+	total := totalGames(cfg)
+	together := stoppedTogether(shards)
+	var missing []string
+	for i, s := range shards {
+		r := logs[i]
+		expect := s.Shard.Index + 1 // the shard's next game of the schedule
+		prev := 0
+		for {
+			n, _, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			switch {
+			case n > total:
+				return fmt.Errorf("%s: game %d is not in the schedule of %d games", r.Pos(), n, total)
+			case !s.Shard.Has(n):
+				return fmt.Errorf("overlapping shards: %s: game %d belongs to shard %d/%d, not to this shard %s", r.Pos(), n, (n-1)%s.Shard.Count, s.Shard.Count, s.Shard)
+			case n == prev:
+				return fmt.Errorf("%s: game %d recorded twice", r.Pos(), n)
+			case n < prev:
+				return fmt.Errorf("%s: game %d after game %d: the shard has not finished (a finished shard's games are in game order); resume it with: arena run --resume %s", r.Pos(), n, prev, s.RunDir)
+			}
+			for ; expect < n; expect += s.Shard.Count {
+				if !together && len(missing) < 10 {
+					missing = append(missing, fmt.Sprintf("game %d (shard %s, %s)", expect, s.Shard, s.RunDir))
+				}
+			}
+			expect, prev = n+s.Shard.Count, n
+		}
+		for ; expect <= total && !together && len(missing) < 10; expect += s.Shard.Count {
+			missing = append(missing, fmt.Sprintf("game %d (shard %s, %s)", expect, s.Shard, s.RunDir))
+		}
+	}
+	if len(missing) > 0 {
+		slices.SortFunc(missing, func(a, b string) int { return gameOf(a) - gameOf(b) })
+		return fmt.Errorf("gap: %s not finished; resume the shard with: arena run --resume DIR", strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// gameOf is the number of a "game N (...)" entry of checkShardGames.
+func gameOf(s string) int {
+	var n int
+	fmt.Sscanf(s, "game %d", &n)
+	return n
 }
 
 // mergedBefore returns the summary of out when it holds the complete merge
@@ -185,7 +232,7 @@ func checkShards(dirs []string, stdout io.Writer) (*config.Config, []*record.Sum
 }
 
 // writeMerged writes the merged run into out.
-func writeMerged(out string, cfg *config.Config, shards []*record.Summary, idx output.Index, stdout io.Writer) (*record.Summary, error) {
+func writeMerged(out string, cfg *config.Config, shards []*record.Summary, logs []*output.LogReader, stdout io.Writer) (*record.Summary, error) {
 	for _, s := range shards {
 		if same, _ := sameDir(out, s.RunDir); same {
 			return nil, fmt.Errorf("the output %s is one of the shards; give a new directory", out)
@@ -224,36 +271,56 @@ func writeMerged(out string, cfg *config.Config, shards []*record.Summary, idx o
 		return nil, err
 	}
 	defer o.Close()
-	lines, err := output.NewGameLines(dir, cfg.SPRT != nil)
+	summaryLines, err := output.NewGameLines(dir, cfg.SPRT != nil)
 	if err != nil {
 		return nil, err
 	}
-	defer lines.Close()
+	defer summaryLines.Close()
 	// Shards that stopped together give every game they played; a whole
 	// split stops, as a single run does, at the game that decides the SPRT.
+	// The games come from the shards' logs in turn (game n from shard
+	// (n-1) mod N), each log read once, front to back: nothing held grows
+	// with the number of games.
 	together := stoppedTogether(shards)
+	heads := make([]int, len(logs)) // the game each log's next line holds; 0: not read yet, -1: at its end
+	lines := make([][]byte, len(logs))
 	it := newSchedule(cfg, book, record.Shard{})
 	for spec, ok := it.next(); ok && (together || !b.Decided()); spec, ok = it.next() {
-		ref, played := idx[spec.Number]
-		if !played && together {
-			continue
+		i := (spec.Number - 1) % len(logs)
+		if heads[i] == 0 {
+			n, line, err := logs[i].Next()
+			switch {
+			case err == io.EOF:
+				heads[i] = -1
+			case err != nil:
+				return nil, err
+			default:
+				heads[i], lines[i] = n, line
+			}
 		}
-		g, err := ref.Read()
-		if err != nil {
-			return nil, err
+		if heads[i] != spec.Number {
+			if together {
+				continue // not played before the shards stopped
+			}
+			return nil, fmt.Errorf("game %d is not in %s (shard %s)", spec.Number, shards[i].RunDir, shards[i].Shard)
+		}
+		heads[i] = 0
+		var g record.GameRecord
+		if err := json.Unmarshal(lines[i], &g); err != nil {
+			return nil, fmt.Errorf("%s: %v", logs[i].Pos(), err)
 		}
 		if g.White != cfg.Engines[spec.White].Name || g.Black != cfg.Engines[spec.Black].Name {
 			return nil, fmt.Errorf("game %d is %s vs %s, the schedule says %s vs %s", spec.Number, g.White, g.Black,
 				cfg.Engines[spec.White].Name, cfg.Engines[spec.Black].Name)
 		}
 		g.Pair = spec.Pair
-		if err := lines.Add(b.Add(g)); err != nil {
+		if err := summaryLines.Add(b.Add(&g)); err != nil {
 			return nil, err
 		}
-		if _, err := o.AppendJSON(g); err != nil {
+		if _, err := o.AppendJSON(&g); err != nil {
 			return nil, err
 		}
-		if err := o.AppendOrdered(g); err != nil {
+		if err := o.AppendOrdered(&g); err != nil {
 			return nil, err
 		}
 	}
@@ -267,7 +334,7 @@ func writeMerged(out string, cfg *config.Config, shards []*record.Summary, idx o
 		sum.Complete = true
 		sum.Stopped = "shards stopped by the SPRT across shards; over all their games: " + sum.SPRT.Status
 	}
-	if err := output.WriteSummaryFiles(dir, cfg, sum, lines); err != nil {
+	if err := output.WriteSummaryFiles(dir, cfg, sum, summaryLines); err != nil {
 		return nil, err
 	}
 	if cfg.Output.Compress {

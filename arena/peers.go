@@ -30,8 +30,10 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -40,8 +42,18 @@ import (
 	"arena/arena/record"
 )
 
-// peerPoll is how often a shard of an SPRT run reads its peers' games.
+// peerPoll is how often a shard of an SPRT run reads its peers' games, at
+// the least: with many shards each poll costs the shared filesystem a stat
+// per shard for every shard, so the interval grows with the shards
+// (peerPollPerShard each; 5 s up to 50 shards, 100 s at 1,000), keeping
+// the filesystem's load near 10,000 stats a second however many there are
+// (docs/cluster.md).
 var peerPoll = 5 * time.Second
+
+const peerPollPerShard = 100 * time.Millisecond
+
+// pollInterval is the time between two polls of a run of n shards.
+func pollInterval(n int) time.Duration { return max(peerPoll, time.Duration(n)*peerPollPerShard) }
 
 // peerWatch follows the shards of one SPRT run, this one's included.
 type peerWatch struct {
@@ -49,6 +61,8 @@ type peerWatch struct {
 	dir   string // this shard's directory
 	hash  string
 	shard record.Shard
+
+	peers map[string]int // sibling directories known to be shards of the run: their shard index
 
 	mu       sync.Mutex
 	logs     map[string]*peerLog // by shard directory
@@ -81,14 +95,12 @@ func newPeerWatch(cfg *config.Config, dir string, shard record.Shard) (*peerWatc
 	if err != nil {
 		return nil, err
 	}
-	return &peerWatch{cfg: cfg, dir: dir, hash: hash, shard: shard, logs: map[string]*peerLog{}}, nil
+	return &peerWatch{cfg: cfg, dir: dir, hash: hash, shard: shard, peers: map[string]int{}, logs: map[string]*peerLog{}}, nil
 }
 
 // run polls until ctx ends or the combined test decides, then calls
 // decided (once, when it did).
 func (w *peerWatch) run(ctx context.Context, decided func()) {
-	t := time.NewTicker(peerPoll)
-	defer t.Stop()
 	for {
 		if w.poll() {
 			decided()
@@ -97,7 +109,7 @@ func (w *peerWatch) run(ctx context.Context, decided func()) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-time.After(pollInterval(w.shard.Count)):
 		}
 	}
 }
@@ -142,16 +154,28 @@ func (w *peerWatch) poll() bool {
 }
 
 // shardDirs is this shard's directory and every sibling holding a shard of
-// the same run (same config hash, same shard count).
+// the same run (same config hash, same shard count). A sibling's summary is
+// read until it names a shard of the run (a peer that has not started yet
+// has none), then never again.
 func (w *peerWatch) shardDirs() []string {
+	if len(w.peers) < w.shard.Count-1 {
+		w.findPeers()
+	}
 	dirs := []string{w.dir}
+	for d := range w.peers {
+		dirs = append(dirs, d)
+	}
+	return dirs
+}
+
+func (w *peerWatch) findPeers() {
 	entries, err := os.ReadDir(filepath.Dir(w.dir))
 	if err != nil {
-		return dirs
+		return
 	}
 	for _, e := range entries {
 		d := filepath.Join(filepath.Dir(w.dir), e.Name())
-		if !e.IsDir() {
+		if _, known := w.peers[d]; known || !e.IsDir() {
 			continue
 		}
 		if same, _ := sameDir(d, w.dir); same {
@@ -161,9 +185,13 @@ func (w *peerWatch) shardDirs() []string {
 		if err != nil || s == nil || s.Shard == nil || s.Shard.Count != w.shard.Count || s.ConfigHash != w.hash {
 			continue
 		}
-		dirs = append(dirs, d)
+		// A copy of a shard (the same index twice) would count its games
+		// twice: the first found is read, as merge refuses such copies.
+		if taken := s.Shard.Index == w.shard.Index || slices.Contains(slices.Collect(maps.Values(w.peers)), s.Shard.Index); taken {
+			continue
+		}
+		w.peers[d] = s.Shard.Index
 	}
-	return dirs
 }
 
 // refresh reads what was appended to the log at path since the last call,

@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -306,18 +307,75 @@ func (ss *SweepSummary) values() []string {
 // readSummary reads a run directory's summary.json; nil when there is none
 // yet.
 func readSummary(dir string) (*record.Summary, error) {
-	data, err := os.ReadFile(filepath.Join(dir, output.SummaryJSON))
+	path := filepath.Join(dir, output.SummaryJSON)
+	f, err := os.Open(path)
 	if os.IsNotExist(err) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
+	defer f.Close()
+	// The games array is skipped token by token, never held: nothing that
+	// reads a summary back uses it, and it grows with the games (a merge of
+	// shards held every shard's whole list before).
+	dec := json.NewDecoder(bufio.NewReaderSize(f, 1<<16))
+	bad := func(err error) error { return fmt.Errorf("%s: %v", path, err) }
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		if err == nil {
+			err = fmt.Errorf("expected a JSON object")
+		}
+		return nil, bad(err)
+	}
+	head := map[string]json.RawMessage{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, bad(err)
+		}
+		key, _ := t.(string)
+		if key == "games" {
+			if err := skipJSONValue(dec); err != nil {
+				return nil, bad(err)
+			}
+			continue
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, bad(err)
+		}
+		head[key] = v
+	}
+	data, err := json.Marshal(head)
+	if err != nil {
+		return nil, bad(err)
+	}
 	var s record.Summary
 	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, output.SummaryJSON), err)
+		return nil, bad(err)
 	}
 	return &s, nil
+}
+
+// skipJSONValue reads the next value of dec, however large, a token at a
+// time.
+func skipJSONValue(dec *json.Decoder) error {
+	depth := 0
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch t {
+		case json.Delim('['), json.Delim('{'):
+			depth++
+		case json.Delim(']'), json.Delim('}'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
 }
 
 // write replaces sweep.json and sweep.md.

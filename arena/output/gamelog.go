@@ -56,39 +56,100 @@ type Index map[int]Ref
 // A last line cut short by a kill is ignored (its game is replayed); a bad
 // line or a game recorded twice is an error naming the line.
 func (idx Index) Add(path string) (*os.File, error) {
+	r, err := OpenLogReader(path)
+	if r == nil || err != nil {
+		return nil, err
+	}
+	for {
+		game, line, err := r.Next()
+		if err == io.EOF {
+			return r.f, nil
+		}
+		if err != nil {
+			r.Close()
+			return nil, err
+		}
+		if prev, dup := idx[game]; dup {
+			r.Close()
+			return nil, fmt.Errorf("%s: game %d recorded twice (first in %s:%d)", r.Pos(), game, prev.path, prev.line)
+		}
+		idx[game] = Ref{f: r.f, path: r.path, off: r.off - int64(len(line)) - 1, size: len(line), line: r.line}
+	}
+}
+
+// LogReader reads a games log line by line in the order of the file,
+// holding one line at a time: what merges shards and follows logs with
+// memory flat in the number of games.
+type LogReader struct {
+	f    *os.File
+	path string // the log, for messages: f is a scratch copy of a .gz
+	br   *bufio.Reader
+	off  int64 // bytes of the lines read
+	line int   // lines read
+}
+
+// OpenLogReader opens the games.jsonl (or games.jsonl.gz: Locate) at path;
+// nil and no error when there is none. A nil LogReader reads as an empty
+// log (a shard that played no game has none).
+func OpenLogReader(path string) (*LogReader, error) {
 	f, path, err := openLog(path)
 	if f == nil || err != nil {
 		return nil, err
 	}
-	r := bufio.NewReaderSize(f, 1<<16)
-	var off int64
-	for n := 1; ; n++ {
-		line, err := readLine(r)
-		if err == io.EOF {
-			// No newline: the write of this record did not finish.
-			return f, nil
-		}
-		if err != nil {
-			f.Close()
-			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
-		}
-		var head struct {
-			Game int `json:"game"`
-		}
-		if err := json.Unmarshal(line, &head); err != nil || head.Game < 1 {
-			f.Close()
-			if err == nil {
-				err = fmt.Errorf("game number %d (expected 1 or more)", head.Game)
-			}
-			return nil, fmt.Errorf("%s:%d: %v", path, n, err)
-		}
-		if prev, dup := idx[head.Game]; dup {
-			f.Close()
-			return nil, fmt.Errorf("%s:%d: game %d recorded twice (first in %s:%d)", path, n, head.Game, prev.path, prev.line)
-		}
-		idx[head.Game] = Ref{f: f, path: path, off: off, size: len(line) - 1, line: n}
-		off += int64(len(line))
+	return &LogReader{f: f, path: path, br: bufio.NewReaderSize(f, 1<<16)}, nil
+}
+
+// Next returns the next game's number and line (without its newline);
+// io.EOF at the end. A last line cut short by a kill is not returned (its
+// game is replayed); a bad line is an error naming it.
+func (r *LogReader) Next() (int, []byte, error) {
+	if r == nil {
+		return 0, nil, io.EOF
 	}
+	line, err := readLine(r.br)
+	if err == io.EOF {
+		return 0, nil, io.EOF // no newline: the write of this record did not finish
+	}
+	if err != nil {
+		return 0, nil, fmt.Errorf("%s:%d: %w", r.path, r.line+1, err)
+	}
+	r.off += int64(len(line))
+	r.line++
+	line = line[:len(line)-1]
+	var head struct {
+		Game int `json:"game"`
+	}
+	if err := json.Unmarshal(line, &head); err != nil || head.Game < 1 {
+		if err == nil {
+			err = fmt.Errorf("game number %d (expected 1 or more)", head.Game)
+		}
+		return 0, nil, fmt.Errorf("%s: %v", r.Pos(), err)
+	}
+	return head.Game, line, nil
+}
+
+// Rewind starts the log again from its first line.
+func (r *LogReader) Rewind() error {
+	if r == nil {
+		return nil
+	}
+	if _, err := r.f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	r.br.Reset(r.f)
+	r.off, r.line = 0, 0
+	return nil
+}
+
+// Pos is "path:line" of the line Next returned last.
+func (r *LogReader) Pos() string { return fmt.Sprintf("%s:%d", r.path, r.line) }
+
+// Close closes the log.
+func (r *LogReader) Close() error {
+	if r == nil {
+		return nil
+	}
+	return r.f.Close()
 }
 
 // MaxGameLine bounds a line of games.jsonl: the longest game of the
