@@ -141,7 +141,7 @@ func mergedBefore(out string, cfg *config.Config, shards, total int) (*record.Su
 		return nil, nil
 	}
 	redo := fmt.Sprintf("give a new output directory, or remove %s and merge again", out)
-	prev, err := readSummary(out)
+	prev, err := readSummaryHead(out)
 	if err == nil && prev == nil {
 		err = fmt.Errorf("no %s", output.SummaryJSON)
 	}
@@ -177,7 +177,7 @@ func checkShards(dirs []string, stdout io.Writer) (*config.Config, []*record.Sum
 	bySlot := map[int]string{}
 	var shards []*record.Summary
 	for _, d := range dirs {
-		s, err := readSummary(d)
+		s, err := readSummaryHead(d)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w", err)
 		}

@@ -181,7 +181,7 @@ func (w *peerWatch) findPeers() {
 		if same, _ := sameDir(d, w.dir); same {
 			continue
 		}
-		s, err := readSummary(d)
+		s, err := readSummaryHead(d)
 		if err != nil || s == nil || s.Shard == nil || s.Shard.Count != w.shard.Count || s.ConfigHash != w.hash {
 			continue
 		}

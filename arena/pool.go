@@ -223,7 +223,7 @@ func (m *match) open(ctx context.Context, dir string) error {
 	}
 	m.prior = len(idx)
 	m.started = time.Now().UTC().Truncate(time.Second)
-	if prev, _ := readSummary(dir); prev != nil && len(idx) > 0 {
+	if prev, _ := readSummaryHead(dir); prev != nil && len(idx) > 0 {
 		m.started = prev.Started
 	}
 	played, err := GameKeys(m.cfg)

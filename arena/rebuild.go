@@ -30,7 +30,7 @@ func Rebuild(each func(*record.GameRecord), dirs ...string) (*record.Summary, er
 	idx := output.Index{}
 	ri := record.RunInfo{Dir: dirs[0], IDs: map[string]string{}}
 	for i, d := range dirs {
-		s, err := readSummary(d)
+		s, err := readSummaryHead(d)
 		if err != nil {
 			return nil, err
 		}

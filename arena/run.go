@@ -179,7 +179,7 @@ func Resume(ctx context.Context, dir string, opt Options) (*record.Summary, erro
 	if err != nil {
 		return fail(err)
 	}
-	prev, err := readSummary(dir)
+	prev, err := readSummaryHead(dir)
 	if err != nil {
 		return fail(err)
 	}

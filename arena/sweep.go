@@ -215,7 +215,7 @@ func continueSweep(ctx context.Context, ss *SweepSummary, opt Options) (*SweepSu
 	for i := range ss.Settings {
 		st := &ss.Settings[i]
 		sub := filepath.Join(ss.RunDir, st.Dir)
-		sum, err := readSummary(sub)
+		sum, err := readSummaryHead(sub)
 		if err != nil {
 			return ss, err
 		}
@@ -238,7 +238,7 @@ func continueSweep(ctx context.Context, ss *SweepSummary, opt Options) (*SweepSu
 			}
 			if runErr != nil {
 				if sum == nil {
-					sum, _ = readSummary(sub)
+					sum, _ = readSummaryHead(sub)
 				}
 				if err := ss.record(i, sum); err != nil {
 					return ss, err
@@ -304,9 +304,9 @@ func (ss *SweepSummary) values() []string {
 	return out
 }
 
-// readSummary reads a run directory's summary.json; nil when there is none
-// yet.
-func readSummary(dir string) (*record.Summary, error) {
+// readSummaryHead reads a run directory's summary.json without its games;
+// nil when there is none yet.
+func readSummaryHead(dir string) (*record.Summary, error) {
 	path := filepath.Join(dir, output.SummaryJSON)
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
