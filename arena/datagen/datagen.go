@@ -1,3 +1,7 @@
+// Package datagen makes training data for the value network: positions
+// (from PGN files, or from games played by the built-in heuristic engine
+// with randomised openings) labelled by Stockfish through tracker.Judge,
+// written in engines/nn/dataset's file format.
 package datagen
 
 import (
@@ -17,6 +21,7 @@ import (
 	"arena/engines"
 	"arena/engines/board"
 	"arena/engines/heuristic"
+	"arena/engines/nn/dataset"
 	"arena/internal/atomicfile"
 	"arena/tracker"
 	"arena/tracker/pgn"
@@ -152,7 +157,7 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	todo := make(chan candidate, 4*cfg.Judge.Workers)
-	done := make(chan Record, 4*cfg.Judge.Workers)
+	done := make(chan dataset.Record, 4*cfg.Judge.Workers)
 	var srcErr error
 	var games int
 	go func() {
@@ -196,12 +201,12 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 
 // record converts the judge's evaluation (from the side to move) to White's
 // point of view.
-func record(c candidate, ev tracker.Eval, mateScore int) Record {
+func record(c candidate, ev tracker.Eval, mateScore int) dataset.Record {
 	sign := 1
 	if f := strings.Fields(c.fen); len(f) > 1 && f[1] == "b" {
 		sign = -1
 	}
-	r := Record{FEN: c.fen, CP: sign * ev.Score(mateScore), Result: c.result}
+	r := dataset.Record{FEN: c.fen, CP: sign * ev.Score(mateScore), Result: c.result}
 	if ev.IsMate {
 		r.Mate, r.HasMate = sign*ev.Mate, true
 	}
@@ -215,7 +220,7 @@ func prepareOutput(cfg Config) (map[string]bool, error) {
 	data, err := os.ReadFile(cfg.Out)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return seen, atomicfile.WriteFile(cfg.Out, []byte(Header+"\n"))
+		return seen, atomicfile.WriteFile(cfg.Out, []byte(dataset.Header+"\n"))
 	case err != nil:
 		return nil, err
 	case !cfg.Resume:
@@ -227,7 +232,7 @@ func prepareOutput(cfg Config) (map[string]bool, error) {
 		}
 		data = data[:len(data)-cut]
 	}
-	recs, err := Read(bytes.NewReader(data), cfg.Out)
+	recs, err := dataset.Read(bytes.NewReader(data), cfg.Out)
 	if err != nil {
 		return nil, err
 	}
@@ -403,10 +408,22 @@ func excludedFENs(path string) ([]string, error) {
 		}
 		return fens, err
 	}
-	recs, err := ReadFile(path)
+	recs, err := dataset.ReadFile(path)
 	fens := make([]string, len(recs))
 	for i, r := range recs {
 		fens[i] = r.FEN
 	}
 	return fens, err
+}
+
+// positionKey identifies a position for deduplication: tracker.PositionKey,
+// the key the arena's repetitions and the judge's cache use. A FEN that does
+// not parse is its own key: it cannot repeat a legal position, and the
+// labelling step rejects it with its error.
+func positionKey(fen string) string {
+	k, err := tracker.FENKey(fen)
+	if err != nil {
+		return fen
+	}
+	return k
 }

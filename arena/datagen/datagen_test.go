@@ -7,31 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"arena/engines/nn/dataset"
 	"arena/engines/uci"
 	"arena/tracker"
 )
-
-func TestRecordRoundTrip(t *testing.T) {
-	for _, r := range []Record{
-		{FEN: "8/8/8/8/8/8/8/K1k5 w - - 0 1", CP: 0, Result: 0.5},
-		{FEN: "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", CP: 10000, Mate: 0, HasMate: true, Result: 1},
-		{FEN: "x", CP: -9997, Mate: -3, HasMate: true, Result: -1},
-	} {
-		got, err := ParseRecord(r.String())
-		if err != nil || got != r {
-			t.Fatalf("%q parsed as %+v, %v; expected %+v", r.String(), got, err, r)
-		}
-	}
-	for _, bad := range []string{"fen\t1\t-", "fen\tx\t-\t1", "fen\t1\tm\t1", "fen\t1\t-\t2"} {
-		if _, err := ParseRecord(bad); err == nil {
-			t.Fatalf("%q accepted", bad)
-		}
-	}
-	_, err := Read(strings.NewReader(Header+"\nfen\t1\t-\t1\nfen\tbad\t-\t1\n"), "data.tsv")
-	if err == nil || !strings.Contains(err.Error(), "data.tsv:3") {
-		t.Fatalf("error %v, expected one naming data.tsv:3", err)
-	}
-}
 
 func testJudge(t *testing.T) tracker.JudgeConfig {
 	t.Helper()
@@ -50,7 +29,7 @@ func TestSelfGeneratedAndResume(t *testing.T) {
 	if st.Written != 24 {
 		t.Fatalf("wrote %d positions, expected 24", st.Written)
 	}
-	recs, err := ReadFile(cfg.Out)
+	recs, err := dataset.ReadFile(cfg.Out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +55,7 @@ func TestSelfGeneratedAndResume(t *testing.T) {
 	if st.Existing != 24 || st.Written != 16 {
 		t.Fatalf("resume found %d and wrote %d, expected 24 and 16", st.Existing, st.Written)
 	}
-	all, err := ReadFile(cfg.Out)
+	all, err := dataset.ReadFile(cfg.Out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +72,7 @@ func TestSelfGeneratedAndResume(t *testing.T) {
 	if _, err := Run(context.Background(), other); err != nil {
 		t.Fatal(err)
 	}
-	held, err := ReadFile(other.Out)
+	held, err := dataset.ReadFile(other.Out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +93,7 @@ func TestSelfGeneratedAndResume(t *testing.T) {
 // checkRecords checks n unique positions whose scores are from White's
 // point of view: Stockfish's own evaluation (side to move) agrees after the
 // sign change.
-func checkRecords(t *testing.T, recs []Record, n int) {
+func checkRecords(t *testing.T, recs []dataset.Record, n int) {
 	t.Helper()
 	if len(recs) != n {
 		t.Fatalf("%d records, expected %d", len(recs), n)
@@ -163,7 +142,7 @@ func TestPGNFilters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, err := ReadFile(cfg.Out)
+	recs, err := dataset.ReadFile(cfg.Out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"arena/engines/nn/dataset"
 	"arena/tracker"
 )
 
@@ -18,7 +19,7 @@ import (
 // sends their records to done, which it closes when the workers are done.
 // The first evaluation error cancels the run; the function returned reports
 // it once done is closed.
-func label(ctx context.Context, cancel context.CancelFunc, judge *tracker.Judge, cfg Config, todo <-chan candidate, done chan<- Record) func() error {
+func label(ctx context.Context, cancel context.CancelFunc, judge *tracker.Judge, cfg Config, todo <-chan candidate, done chan<- dataset.Record) func() error {
 	var wg sync.WaitGroup
 	var labelErr error
 	var once sync.Once
@@ -69,7 +70,7 @@ func seenPositions(cfg Config) (seen map[string]bool, existing int, err error) {
 // writeRecords appends the labelled records to f as they come, flushed and
 // synced every cfg.ChunkSize records and at the end (an interrupted run
 // keeps every synced chunk), with a progress line every 2 s.
-func writeRecords(f *os.File, cfg Config, done <-chan Record, st *Stats, start time.Time) error {
+func writeRecords(f *os.File, cfg Config, done <-chan dataset.Record, st *Stats, start time.Time) error {
 	w := bufio.NewWriter(f)
 	pending := 0
 	flush := func() error {

@@ -4,12 +4,13 @@ import (
 	"fmt"
 
 	"arena/engines/nn"
+	"arena/engines/nn/dataset"
 	"arena/engines/nn/train"
 )
 
 // Samples turns records into training samples with the supervised target
 // train.CPTarget (tanh(cp/CPScale), ±1 for mates). Errors name the record.
-func Samples(recs []Record) ([]train.Sample, error) {
+func Samples(recs []dataset.Record) ([]train.Sample, error) {
 	out := make([]train.Sample, len(recs))
 	for i, r := range recs {
 		pl, err := nn.ParsePlacement(r.FEN)

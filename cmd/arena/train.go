@@ -12,6 +12,7 @@ import (
 
 	"arena/arena/datagen"
 	"arena/engines/nn"
+	"arena/engines/nn/dataset"
 	"arena/engines/nn/train"
 )
 
@@ -88,7 +89,7 @@ func runTrainSupervised(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "arena train supervised: --data and --out are required")
 		return 2
 	}
-	recs, err := datagen.ReadFile(*data)
+	recs, err := dataset.ReadFile(*data)
 	if err != nil {
 		fmt.Fprintf(stderr, "arena train supervised: %v\n", err)
 		return 1

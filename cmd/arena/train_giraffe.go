@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"arena/arena/datagen"
 	"arena/engines/giraffe"
+	"arena/engines/nn/dataset"
 	"arena/engines/nn/mlp"
 	"arena/engines/nn/nets"
 )
@@ -131,11 +131,11 @@ func runTDLeaf(ctx context.Context, td giraffe.TDLeafConfig, cfg giraffe.TrainCo
 }
 
 // readData reads datagen files and names each with its count.
-func readData(paths []string) ([]datagen.Record, []string, error) {
-	var all []datagen.Record
+func readData(paths []string) ([]dataset.Record, []string, error) {
+	var all []dataset.Record
 	var names []string
 	for _, path := range paths {
-		recs, err := datagen.ReadFile(path)
+		recs, err := dataset.ReadFile(path)
 		if err != nil {
 			return nil, nil, err
 		}

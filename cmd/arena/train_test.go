@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"arena/arena/datagen"
 	"arena/engines/nn"
+	"arena/engines/nn/dataset"
 )
 
 func TestTrainAndDatagenArguments(t *testing.T) {
@@ -36,7 +36,7 @@ func TestTrainSupervisedCommand(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data.tsv")
 	var buf bytes.Buffer
-	buf.WriteString(datagen.Header + "\n")
+	buf.WriteString(dataset.Header + "\n")
 	fens := []string{
 		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
 		"rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -45,7 +45,7 @@ func TestTrainSupervisedCommand(t *testing.T) {
 		"3qk3/8/8/8/8/8/8/4K3 w - - 0 1",
 	}
 	for i := range 40 {
-		r := datagen.Record{FEN: fens[i%len(fens)], CP: []int{20, 900, -900, 1200, -1200}[i%len(fens)], Result: -1}
+		r := dataset.Record{FEN: fens[i%len(fens)], CP: []int{20, 900, -900, 1200, -1200}[i%len(fens)], Result: -1}
 		buf.WriteString(r.String() + "\n")
 	}
 	if err := os.WriteFile(data, buf.Bytes(), 0o644); err != nil {

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"arena/arena/datagen"
 	"arena/engines"
 	"arena/engines/board"
+	"arena/engines/nn/dataset"
 	"arena/engines/nn/mlp"
 	"arena/engines/nn/nets"
 )
@@ -97,10 +97,10 @@ func TestLoadNetErrors(t *testing.T) {
 	}
 }
 
-func heldout(t *testing.T) []datagen.Record {
+func heldout(t *testing.T) []dataset.Record {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	recs, err := datagen.ReadFile(filepath.Join(filepath.Dir(file), "..", "nn", "nets", "testdata", "heldout.tsv"))
+	recs, err := dataset.ReadFile(filepath.Join(filepath.Dir(file), "..", "nn", "nets", "testdata", "heldout.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,13 +139,13 @@ func TestTrainLearns(t *testing.T) {
 
 func TestTarget(t *testing.T) {
 	for _, c := range []struct {
-		r    datagen.Record
+		r    dataset.Record
 		want float32
 	}{
-		{datagen.Record{CP: 0}, 0},
-		{datagen.Record{CP: 100000, Mate: 3, HasMate: true}, 1},
-		{datagen.Record{CP: -99990, Mate: -2, HasMate: true}, -1},
-		{datagen.Record{CP: 298}, 0.5},
+		{dataset.Record{CP: 0}, 0},
+		{dataset.Record{CP: 100000, Mate: 3, HasMate: true}, 1},
+		{dataset.Record{CP: -99990, Mate: -2, HasMate: true}, -1},
+		{dataset.Record{CP: 298}, 0.5},
 	} {
 		if got := Target(c.r); got < c.want-0.01 || got > c.want+0.01 {
 			t.Errorf("%+v: target %v, expected %v", c.r, got, c.want)

@@ -11,8 +11,8 @@ import (
 	"time"
 	"unicode"
 
-	"arena/arena/datagen"
 	"arena/engines/board"
+	"arena/engines/nn/dataset"
 	"arena/engines/nn/mlp"
 	"arena/engines/nn/optim"
 )
@@ -25,7 +25,7 @@ const cpScale = 1 / 0.00184104
 
 // TrainConfig is a supervised training run on Stockfish-labelled positions.
 type TrainConfig struct {
-	Records     []datagen.Record // labelled positions
+	Records     []dataset.Record // labelled positions
 	Init        *mlp.Model       // start from these weights (nil: fresh, from Seed)
 	Epochs      int
 	Batch       int
@@ -119,7 +119,7 @@ func Train(ctx context.Context, cfg TrainConfig) (TrainResult, error) {
 }
 
 // encode computes every position's features and target.
-func encode(recs []datagen.Record) (in, target []float32, err error) {
+func encode(recs []dataset.Record) (in, target []float32, err error) {
 	in = make([]float32, len(recs)*NumFeatures)
 	target = make([]float32, len(recs))
 	var x Extractor
@@ -138,10 +138,10 @@ func encode(recs []datagen.Record) (in, target []float32, err error) {
 // top to bottom, White's pieces Black's and the other way round, the side
 // to move, castling rights and en passant square swapped to match, and the
 // scores and result negated.
-func mirrorRecords(recs []datagen.Record) []datagen.Record {
-	out := make([]datagen.Record, len(recs))
+func mirrorRecords(recs []dataset.Record) []dataset.Record {
+	out := make([]dataset.Record, len(recs))
 	for i, r := range recs {
-		m := datagen.Record{FEN: MirrorFEN(r.FEN), CP: -r.CP, Mate: -r.Mate, HasMate: r.HasMate, Result: r.Result}
+		m := dataset.Record{FEN: MirrorFEN(r.FEN), CP: -r.CP, Mate: -r.Mate, HasMate: r.HasMate, Result: r.Result}
 		if r.Result >= 0 {
 			m.Result = 1 - r.Result
 		}
@@ -188,7 +188,7 @@ func swapCase(s string) string {
 
 // Target is the training target of a labelled position: White's expected
 // result tanh(cp/cpScale), ±1 for a forced mate.
-func Target(r datagen.Record) float32 {
+func Target(r dataset.Record) float32 {
 	if r.HasMate {
 		if r.CP > 0 {
 			return 1

@@ -1,6 +1,8 @@
-// Package datagen makes training data for the value network: positions
-// (from PGN files, or from games played by the built-in heuristic engine
-// with randomised openings) labelled by Stockfish through tracker.Judge.
+// Package dataset is the file format of labelled training positions:
+// what arena/datagen writes (positions labelled by Stockfish) and the
+// trainers read. It sits below the engines so that an engine's trainer
+// (engines/giraffe) reads the data without importing the generator, which
+// pulls in the tracker and its Stockfish judge.
 //
 // The file format (docs/models.md) is tab-separated text, one position per
 // line, appended in fsynced chunks so that an interrupted run loses at most
@@ -15,7 +17,7 @@
 // White's point of view (positive: White mates; 0: checkmate on the board,
 // the sign is cp's); result is the game's result from White's point of
 // view: 1, 0.5, 0, or * when the game was not finished.
-package datagen
+package dataset
 
 import (
 	"bufio"
@@ -24,8 +26,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-
-	"arena/tracker"
 )
 
 // Header is the first line of a data file.
@@ -116,16 +116,4 @@ func ReadFile(path string) ([]Record, error) {
 	}
 	defer f.Close()
 	return Read(f, path)
-}
-
-// positionKey identifies a position for deduplication: tracker.PositionKey,
-// the key the arena's repetitions and the judge's cache use. A FEN that does
-// not parse is its own key: it cannot repeat a legal position, and the
-// labelling step rejects it with its error.
-func positionKey(fen string) string {
-	k, err := tracker.FENKey(fen)
-	if err != nil {
-		return fen
-	}
-	return k
 }
