@@ -34,7 +34,7 @@ func Merge(out string, dirs []string, stdout io.Writer) (*record.Summary, error)
 	if len(dirs) == 0 {
 		return nil, fmt.Errorf("no shard directories given")
 	}
-	if IsSweepDir(dirs[0]) {
+	if output.IsSweepDir(dirs[0]) {
 		return nil, mergeSweep(out, dirs, stdout)
 	}
 	cfg, shards, err := checkShards(dirs, stdout)
@@ -383,7 +383,7 @@ func sameDir(a, b string) (bool, error) {
 // mergeSweep merges the shards of a sweep (arena run SWEEP --shard I/N):
 // every setting's shard directories into out/SETTING, then sweep.json.
 func mergeSweep(out string, dirs []string, stdout io.Writer) error {
-	var sweeps []*SweepSummary
+	var sweeps []*output.SweepSummary
 	for _, d := range dirs {
 		ss, err := readSweep(d)
 		if err != nil {
@@ -396,7 +396,7 @@ func mergeSweep(out string, dirs []string, stdout io.Writer) error {
 	}
 	// A sweep merged before is merged again setting by setting, each of
 	// which says "nothing to do" or what differs.
-	if !IsSweepDir(out) {
+	if !output.IsSweepDir(out) {
 		if err := checkFreshDir(out); err != nil {
 			return fmt.Errorf("%w", err)
 		}
@@ -411,7 +411,7 @@ func mergeSweep(out string, dirs []string, stdout io.Writer) error {
 	defer lock.unlock()
 	now := time.Now().UTC().Truncate(time.Second)
 	first := sweeps[0]
-	ss := &SweepSummary{Name: first.Name, RunDir: out, Key: first.Key, Started: first.Started, Updated: now, Rows: []SweepRow{}, Complete: true}
+	ss := &output.SweepSummary{Name: first.Name, RunDir: out, Key: first.Key, Started: first.Started, Updated: now, Rows: []output.SweepRow{}, Complete: true}
 	for i, st := range first.Settings {
 		var subs []string
 		for _, sw := range sweeps {
@@ -424,10 +424,10 @@ func mergeSweep(out string, dirs []string, stdout io.Writer) error {
 		}
 		st.Complete, st.GamesPlayed, st.GamesPlanned, st.Stopped = false, 0, 0, ""
 		ss.Settings = append(ss.Settings, st)
-		if err := ss.record(i, sum); err != nil {
+		if err := recordSetting(ss, i, sum); err != nil {
 			return err
 		}
 		fmt.Fprintln(stdout)
 	}
-	return ss.write()
+	return ss.Write()
 }

@@ -5,13 +5,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"arena/arena/book/polyglot"
 	"arena/arena/config"
+	"arena/arena/launch"
 	"arena/engines"
 	"arena/engines/uci"
 )
@@ -47,59 +46,19 @@ type player struct {
 	ponderAsked, ponderNamed int
 }
 
-// clientConfig is how the engine's process is started. The client's own
-// watchdog (which stops a search running past its time budget) is set
-// beyond the time margin, so that the arena's deadline, not the client,
-// decides when a move is late.
-func clientConfig(e config.EngineConfig, arenaBinary string, margin time.Duration) uci.ClientConfig {
-	watchdog := margin + time.Second
-	if !e.Builtin() {
-		return uci.ClientConfig{Command: e.Command, Args: e.Args, Dir: e.Workdir, Options: e.Options, SearchMargin: watchdog}
-	}
-	args := []string{"uci", e.Engine}
-	names := make([]string, 0, len(e.Options))
-	for n := range e.Options {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		args = append(args, "--option", n+"="+e.Options[n])
-	}
-	return uci.ClientConfig{Command: arenaBinary, Args: args, Dir: e.Workdir, SearchMargin: watchdog}
-}
-
 // start runs the engine's process unless it is already running.
 func (p *player) start(ctx context.Context, arenaBinary string, margin time.Duration) error {
 	if p.client != nil && !p.client.Exited() {
 		return nil
 	}
 	p.stop()
-	cc := clientConfig(p.cfg, arenaBinary, margin)
-	cc.Timeouts = p.timeouts
-	if p.cfg.Log != "" {
-		f, err := createLog(p.cfg.Log, p.cfg.Name)
-		if err != nil {
-			return fmt.Errorf("engine %q: %w", p.cfg.Name, err)
-		}
-		fmt.Fprintf(f, "# engine %s: %s %s (> to the engine, < from it)\n", p.cfg.Name, cc.Command, strings.Join(cc.Args, " "))
-		p.log, cc.Log = f, f
-	}
-	c, err := uci.Start(ctx, cc)
+	pr, err := launch.Start(ctx, p.cfg, arenaBinary, margin, p.timeouts)
 	if err != nil {
-		if p.cfg.Builtin() {
-			return fmt.Errorf("engine %q (built-in %s via %s uci): %w", p.cfg.Name, p.cfg.Engine, arenaBinary, err)
-		}
-		return fmt.Errorf("engine %q: %w", p.cfg.Name, err)
+		return err
 	}
-	if p.canPonder = p.cfg.Ponder && c.HasOption(uci.PonderOption); p.canPonder {
-		if err := c.SetOption(ctx, uci.PonderOption, "true"); err != nil {
-			c.Close()
-			return fmt.Errorf("engine %q: %w", p.cfg.Name, err)
-		}
-	}
-	p.client, p.fresh = c, true
-	p.id = c.Name()
-	p.mem = openProcMem(c.PID())
+	p.client, p.log, p.canPonder, p.fresh = pr.Client, pr.Log, pr.Ponder, true
+	p.id = pr.Client.Name()
+	p.mem = openProcMem(pr.Client.PID())
 	return nil
 }
 

@@ -112,8 +112,8 @@ func Run(ctx context.Context, cfg *config.Config, opt Options) (*record.Summary,
 
 // checkFreshDir refuses a directory that already holds a run or a sweep.
 func checkFreshDir(dir string) error {
-	if IsSweepDir(dir) {
-		return fmt.Errorf("%s already holds a sweep (%s exists); continue it with: arena run --resume %s", dir, SweepJSON, dir)
+	if output.IsSweepDir(dir) {
+		return fmt.Errorf("%s already holds a sweep (%s exists); continue it with: arena run --resume %s", dir, output.SweepJSON, dir)
 	}
 	if log, err := output.Locate(filepath.Join(dir, output.GamesFile)); err == nil {
 		return fmt.Errorf("%s already holds a run (%s exists); continue it with: arena run --resume %s", dir, filepath.Base(log), dir)
@@ -160,8 +160,8 @@ func claimRunDir(cfg *config.Config, opt Options, stdout io.Writer) (string, *di
 // at the end of the run (output.compress) are made plain again once the
 // engines have started, and compressed again when this run ends.
 func Resume(ctx context.Context, dir string, opt Options) (*record.Summary, error) {
-	if IsSweepDir(dir) {
-		return nil, fmt.Errorf("resume %s: it holds a sweep (%s), not a single run; resume it with ResumeSweep", dir, SweepJSON)
+	if output.IsSweepDir(dir) {
+		return nil, fmt.Errorf("resume %s: it holds a sweep (%s), not a single run; resume it with ResumeSweep", dir, output.SweepJSON)
 	}
 	path := filepath.Join(dir, output.ConfigFile)
 	if _, err := os.Stat(path); err != nil {

@@ -2,7 +2,6 @@ package arena
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,13 +20,6 @@ import (
 	"arena/internal/atomicfile"
 )
 
-// Files of a sweep's parent directory (each setting has a run directory of
-// its own below it).
-const (
-	SweepJSON = "sweep.json"
-	SweepMD   = "sweep.md"
-)
-
 // sweepX is a setting's value as a number for plots: a plain number as is,
 // a duration in seconds; nil for anything else.
 func sweepX(value string) *float64 {
@@ -40,70 +32,12 @@ func sweepX(value string) *float64 {
 	return nil
 }
 
-// SweepSummary is sweep.json: the settings of a sweep, where their runs
-// are, and the combined table (one row per setting and engine). It is
-// written before the first game (it is what --resume reads) and rewritten
-// after every setting.
-type SweepSummary struct {
-	Name     string    `json:"name"`
-	RunDir   string    `json:"run_dir"`
-	Key      string    `json:"key"`
-	Started  time.Time `json:"started"`
-	Updated  time.Time `json:"updated"`
-	Complete bool      `json:"complete"`
-	// Shard is the part of every setting's schedule this sweep plays
-	// (arena run --shard); absent for a whole sweep.
-	Shard    *record.Shard  `json:"shard,omitempty"`
-	Settings []SweepSetting `json:"settings"`
-	Rows     []SweepRow     `json:"rows"`
-}
-
-// SweepSetting is one value of the swept key and its run.
-type SweepSetting struct {
-	Setting      int      `json:"setting"` // 1-based
-	Value        string   `json:"value"`
-	X            *float64 `json:"x"`   // Value as a number (durations in seconds); null if not numeric
-	Dir          string   `json:"dir"` // the setting's run directory, relative to the sweep's
-	Complete     bool     `json:"complete"`
-	GamesPlayed  int      `json:"games_played"`
-	GamesPlanned int      `json:"games_planned"`
-	Stopped      string   `json:"stopped,omitempty"`
-}
-
-// SweepRow is one engine under one setting: its summary.json aggregates.
-type SweepRow struct {
-	Setting  int      `json:"setting"`
-	Value    string   `json:"value"`
-	X        *float64 `json:"x"`
-	Engine   string   `json:"engine"`
-	Games    int      `json:"games"`
-	Wins     int      `json:"wins"`
-	Draws    int      `json:"draws"`
-	Losses   int      `json:"losses"`
-	Points   float64  `json:"points"`
-	ScorePct float64  `json:"score_pct"`
-	Moves    int      `json:"moves"`
-	AvgTime  float64  `json:"avg_time_s"`
-	AvgNodes float64  `json:"avg_nodes"`
-	NPS      float64  `json:"nps"`
-	AvgDepth float64  `json:"avg_depth"`
-	AvgRAMMB float64  `json:"avg_ram_mb"`
-	ACPL     *float64 `json:"acpl"`
-	Accuracy *float64 `json:"accuracy"`
-}
-
-// IsSweepDir reports whether dir is the parent directory of a sweep.
-func IsSweepDir(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, SweepJSON))
-	return err == nil
-}
-
 // RunSweep runs every setting of cfg.Sweep, each as a run of its own in a
 // subdirectory of the sweep's directory (opt.OutDir, or a new
 // output.dir/NAME-TIMESTAMP), and writes the combined table to sweep.json
 // and sweep.md there. Every setting's directory and config.yaml are written
 // first, so an interrupted sweep resumes with ResumeSweep.
-func RunSweep(ctx context.Context, cfg *config.Config, opt Options) (*SweepSummary, error) {
+func RunSweep(ctx context.Context, cfg *config.Config, opt Options) (*output.SweepSummary, error) {
 	if cfg.Sweep == nil {
 		return nil, errors.New("the config has no sweep: key")
 	}
@@ -129,11 +63,11 @@ func RunSweep(ctx context.Context, cfg *config.Config, opt Options) (*SweepSumma
 		return nil, err
 	}
 	defer lock.unlock()
-	if IsSweepDir(dir) {
-		return nil, fmt.Errorf("%s already holds a sweep (%s exists); continue it with: arena run --resume %s", dir, SweepJSON, dir)
+	if output.IsSweepDir(dir) {
+		return nil, fmt.Errorf("%s already holds a sweep (%s exists); continue it with: arena run --resume %s", dir, output.SweepJSON, dir)
 	}
 	now := time.Now().UTC().Truncate(time.Second)
-	ss := &SweepSummary{Name: cfg.Name, RunDir: dir, Key: cfg.Sweep.Key, Started: now, Updated: now, Rows: []SweepRow{}}
+	ss := &output.SweepSummary{Name: cfg.Name, RunDir: dir, Key: cfg.Sweep.Key, Started: now, Updated: now, Rows: []output.SweepRow{}}
 	if !opt.Shard.IsZero() {
 		ss.Shard = &opt.Shard
 	}
@@ -142,7 +76,7 @@ func RunSweep(ctx context.Context, cfg *config.Config, opt Options) (*SweepSumma
 		v := cfg.Sweep.Values[i]
 		last := cfg.Sweep.Key[strings.LastIndex(cfg.Sweep.Key, ".")+1:]
 		name := strings.Trim(unsafeName.ReplaceAllString(last+"-"+v, "-"), "-")
-		st := SweepSetting{Setting: i + 1, Value: v, X: sweepX(v), Dir: fmt.Sprintf("%0*d-%s", width, i+1, name)}
+		st := output.SweepSetting{Setting: i + 1, Value: v, X: sweepX(v), Dir: fmt.Sprintf("%0*d-%s", width, i+1, name)}
 		sub := filepath.Join(dir, st.Dir)
 		if err := os.MkdirAll(sub, output.DirPerm); err != nil {
 			return nil, fmt.Errorf("create %s: %w", sub, err)
@@ -159,7 +93,7 @@ func RunSweep(ctx context.Context, cfg *config.Config, opt Options) (*SweepSumma
 		}
 		ss.Settings = append(ss.Settings, st)
 	}
-	if err := ss.write(); err != nil {
+	if err := ss.Write(); err != nil {
 		return nil, err
 	}
 	return continueSweep(ctx, ss, opt)
@@ -167,9 +101,9 @@ func RunSweep(ctx context.Context, cfg *config.Config, opt Options) (*SweepSumma
 
 // ResumeSweep continues the sweep in dir: settings whose run is complete
 // are kept, an interrupted one is resumed, the others are started.
-func ResumeSweep(ctx context.Context, dir string, opt Options) (*SweepSummary, error) {
-	if !IsSweepDir(dir) {
-		return nil, fmt.Errorf("resume %s: no %s (not a sweep directory)", dir, SweepJSON)
+func ResumeSweep(ctx context.Context, dir string, opt Options) (*output.SweepSummary, error) {
+	if !output.IsSweepDir(dir) {
+		return nil, fmt.Errorf("resume %s: no %s (not a sweep directory)", dir, output.SweepJSON)
 	}
 	lock, err := lockDir(dir, "arena run --resume (sweep)", opt.warnings())
 	if err != nil {
@@ -188,30 +122,30 @@ func ResumeSweep(ctx context.Context, dir string, opt Options) (*SweepSummary, e
 }
 
 // readSweep reads a sweep directory's sweep.json.
-func readSweep(dir string) (*SweepSummary, error) {
-	data, err := os.ReadFile(filepath.Join(dir, SweepJSON))
+func readSweep(dir string) (*output.SweepSummary, error) {
+	data, err := os.ReadFile(filepath.Join(dir, output.SweepJSON))
 	if err != nil {
 		return nil, err
 	}
-	var ss SweepSummary
+	var ss output.SweepSummary
 	if err := json.Unmarshal(data, &ss); err != nil {
-		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, SweepJSON), err)
+		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, output.SweepJSON), err)
 	}
 	if len(ss.Settings) == 0 {
-		return nil, fmt.Errorf("%s lists no settings", filepath.Join(dir, SweepJSON))
+		return nil, fmt.Errorf("%s lists no settings", filepath.Join(dir, output.SweepJSON))
 	}
 	ss.RunDir = dir
 	return &ss, nil
 }
 
 // continueSweep plays every setting whose run is not complete, in order.
-func continueSweep(ctx context.Context, ss *SweepSummary, opt Options) (*SweepSummary, error) {
+func continueSweep(ctx context.Context, ss *output.SweepSummary, opt Options) (*output.SweepSummary, error) {
 	stdout := opt.Stdout
 	if stdout == nil {
 		stdout = io.Discard
 	}
 	n := len(ss.Settings)
-	fmt.Fprintf(opt.chatter(), "=== SWEEP: %s over %s (%d settings) ===\n", ss.Key, strings.Join(ss.values(), ", "), n)
+	fmt.Fprintf(opt.chatter(), "=== SWEEP: %s over %s (%d settings) ===\n", ss.Key, strings.Join(ss.Values(), ", "), n)
 	for i := range ss.Settings {
 		st := &ss.Settings[i]
 		sub := filepath.Join(ss.RunDir, st.Dir)
@@ -221,7 +155,7 @@ func continueSweep(ctx context.Context, ss *SweepSummary, opt Options) (*SweepSu
 		}
 		if sum == nil || !sum.Complete {
 			if ctx.Err() != nil {
-				return ss, ss.interrupted(i)
+				return ss, sweepInterrupted(ss, i)
 			}
 			fmt.Fprintf(opt.chatter(), "\n=== SWEEP SETTING %d/%d: %s = %s ===\n", i+1, n, ss.Key, st.Value)
 			subOpt := opt
@@ -240,22 +174,22 @@ func continueSweep(ctx context.Context, ss *SweepSummary, opt Options) (*SweepSu
 				if sum == nil {
 					sum, _ = readSummaryHead(sub)
 				}
-				if err := ss.record(i, sum); err != nil {
+				if err := recordSetting(ss, i, sum); err != nil {
 					return ss, err
 				}
 				var ie *InterruptedError
 				if errors.As(runErr, &ie) || ctx.Err() != nil {
-					return ss, ss.interrupted(i)
+					return ss, sweepInterrupted(ss, i)
 				}
 				return ss, runErr
 			}
 		}
-		if err := ss.record(i, sum); err != nil {
+		if err := recordSetting(ss, i, sum); err != nil {
 			return ss, err
 		}
 	}
 	ss.Complete = true
-	if err := ss.write(); err != nil {
+	if err := ss.Write(); err != nil {
 		return ss, err
 	}
 	fmt.Fprintln(stdout)
@@ -263,18 +197,18 @@ func continueSweep(ctx context.Context, ss *SweepSummary, opt Options) (*SweepSu
 	if err := ss.WriteTable(stdout); err != nil {
 		return ss, err
 	}
-	fmt.Fprintf(stdout, "Sweep results in %s (%s, %s; one run directory per setting)\n", ss.RunDir, SweepJSON, SweepMD)
+	fmt.Fprintf(stdout, "Sweep results in %s (%s, %s; one run directory per setting)\n", ss.RunDir, output.SweepJSON, output.SweepMD)
 	return ss, nil
 }
 
-// interrupted is the error of a sweep interrupted in setting i.
-func (ss *SweepSummary) interrupted(i int) error {
+// sweepInterrupted is the error of a sweep interrupted in setting i.
+func sweepInterrupted(ss *output.SweepSummary, i int) error {
 	return &InterruptedError{Dir: ss.RunDir, Done: i, Total: len(ss.Settings), Unit: "settings"}
 }
 
-// record stores setting i's summary (which may be partial, or nil when the
+// recordSetting stores setting i's summary (which may be partial, or nil when the
 // run left none) and rewrites the sweep's files.
-func (ss *SweepSummary) record(i int, sum *record.Summary) error {
+func recordSetting(ss *output.SweepSummary, i int, sum *record.Summary) error {
 	if sum != nil {
 		st := &ss.Settings[i]
 		st.Complete, st.GamesPlayed, st.GamesPlanned, st.Stopped = sum.Complete, sum.GamesPlayed, sum.GamesPlanned, sum.Stopped
@@ -285,23 +219,15 @@ func (ss *SweepSummary) record(i int, sum *record.Summary) error {
 			}
 		}
 		for _, e := range sum.Engines {
-			rows = append(rows, SweepRow{Setting: st.Setting, Value: st.Value, X: st.X, Engine: e.Name,
+			rows = append(rows, output.SweepRow{Setting: st.Setting, Value: st.Value, X: st.X, Engine: e.Name,
 				Games: e.Games, Wins: e.Wins, Draws: e.Draws, Losses: e.Losses, Points: e.Points, ScorePct: e.ScorePct,
 				Moves: e.Moves, AvgTime: e.AvgTime, AvgNodes: e.AvgNodes, NPS: e.NPS, AvgDepth: e.AvgDepth,
 				AvgRAMMB: e.AvgRAMMB, ACPL: e.ACPL, Accuracy: e.Accuracy})
 		}
-		slices.SortStableFunc(rows, func(a, b SweepRow) int { return a.Setting - b.Setting })
+		slices.SortStableFunc(rows, func(a, b output.SweepRow) int { return a.Setting - b.Setting })
 		ss.Rows = rows
 	}
-	return ss.write()
-}
-
-func (ss *SweepSummary) values() []string {
-	out := make([]string, len(ss.Settings))
-	for i, st := range ss.Settings {
-		out[i] = st.Value
-	}
-	return out
+	return ss.Write()
 }
 
 // readSummaryHead reads a run directory's summary.json without its games;
@@ -376,70 +302,4 @@ func skipJSONValue(dec *json.Decoder) error {
 			return nil
 		}
 	}
-}
-
-// write replaces sweep.json and sweep.md.
-func (ss *SweepSummary) write() error {
-	ss.Updated = time.Now().UTC().Truncate(time.Second)
-	js, err := json.MarshalIndent(ss, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := atomicfile.WriteFile(filepath.Join(ss.RunDir, SweepJSON), append(js, '\n')); err != nil {
-		return fmt.Errorf("write %s: %w", SweepJSON, err)
-	}
-	md, err := ss.Markdown()
-	if err != nil {
-		return err
-	}
-	if err := atomicfile.WriteFile(filepath.Join(ss.RunDir, SweepMD), md); err != nil {
-		return fmt.Errorf("write %s: %w", SweepMD, err)
-	}
-	return nil
-}
-
-func (ss *SweepSummary) header() []string {
-	return []string{ss.Key, "Engine", "Games", "W", "D", "L", "Score %", "Avg Time (s)", "Avg Nodes", "Avg Depth",
-		"Avg RAM (MB)", "ACPL", "Accuracy"}
-}
-
-func (ss *SweepSummary) tableRows() [][]string {
-	var rows [][]string
-	for _, r := range ss.Rows {
-		rows = append(rows, []string{r.Value, r.Engine, fmt.Sprint(r.Games), fmt.Sprint(r.Wins), fmt.Sprint(r.Draws),
-			fmt.Sprint(r.Losses), fmt.Sprintf("%.1f", r.ScorePct), fmt.Sprintf("%.3f", r.AvgTime), fmt.Sprintf("%.0f", r.AvgNodes),
-			fmt.Sprintf("%.1f", r.AvgDepth), fmt.Sprintf("%.1f", r.AvgRAMMB), output.FormatOpt(r.ACPL, "%.1f"), output.FormatOpt(r.Accuracy, "%.1f")})
-	}
-	return rows
-}
-
-// WriteTable prints the combined table: one row per setting and engine.
-func (ss *SweepSummary) WriteTable(w io.Writer) error {
-	return output.RenderTable(w, false, ss.header(), ss.tableRows(), 2)
-}
-
-// Markdown returns sweep.md: the combined table and each setting's run.
-func (ss *SweepSummary) Markdown() ([]byte, error) {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "# %s: sweep of %s\n\n", ss.Name, ss.Key)
-	status := "complete"
-	if !ss.Complete {
-		status = "in progress or interrupted"
-	}
-	fmt.Fprintf(&b, "%d settings (%s); updated %s.\n\n", len(ss.Settings), status, ss.Updated.Format(time.RFC3339))
-	if err := output.RenderTable(&b, true, ss.header(), ss.tableRows(), 2); err != nil {
-		return nil, err
-	}
-	b.WriteString("\n## Runs\n\n")
-	for _, st := range ss.Settings {
-		state := fmt.Sprintf("%d of %d games", st.GamesPlayed, st.GamesPlanned)
-		if st.Stopped != "" {
-			state += ", " + st.Stopped
-		}
-		if !st.Complete {
-			state += ", not complete"
-		}
-		fmt.Fprintf(&b, "- %s = %s: [%s](%s/%s) (%s)\n", ss.Key, st.Value, st.Dir, st.Dir, output.SummaryMD, state)
-	}
-	return b.Bytes(), nil
 }

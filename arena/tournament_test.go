@@ -303,8 +303,8 @@ judge: {depth: 4}
 	if !errors.As(err, &ie) || ie.Done > 1 || ie.Total != 2 || !strings.Contains(err.Error(), fmt.Sprintf("interrupted after %d of 2 settings; resume with: arena run --resume %s", ie.Done, dir)) {
 		t.Fatalf("interrupted sweep returned %v", err)
 	}
-	if !IsSweepDir(dir) {
-		t.Fatalf("%s has no %s after the interruption", dir, SweepJSON)
+	if !output.IsSweepDir(dir) {
+		t.Fatalf("%s has no %s after the interruption", dir, output.SweepJSON)
 	}
 	var out bytes.Buffer
 	ss, err := ResumeSweep(context.Background(), dir, Options{Binary: arenaBin, Stdout: &out})
@@ -320,8 +320,8 @@ judge: {depth: 4}
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
 	}
-	var saved SweepSummary
-	data, err := os.ReadFile(filepath.Join(dir, SweepJSON))
+	var saved output.SweepSummary
+	data, err := os.ReadFile(filepath.Join(dir, output.SweepJSON))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,7 +351,7 @@ judge: {depth: 4}
 	if saved.Rows[2].AvgDepth <= saved.Rows[0].AvgDepth {
 		t.Errorf("avg depth %v at depth 1, %v at depth 2", saved.Rows[0].AvgDepth, saved.Rows[2].AvgDepth)
 	}
-	md, err := os.ReadFile(filepath.Join(dir, SweepMD))
+	md, err := os.ReadFile(filepath.Join(dir, output.SweepMD))
 	if err != nil || !bytes.Contains(md, []byte("| limits.depth |")) || !bytes.Contains(md, []byte("(02-depth-2/summary.md)")) {
 		t.Errorf("sweep.md: %v\n%s", err, md)
 	}

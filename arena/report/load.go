@@ -26,7 +26,6 @@ import (
 	"strings"
 	"time"
 
-	"arena/arena"
 	"arena/arena/config"
 	"arena/arena/output"
 	"arena/arena/record"
@@ -46,7 +45,7 @@ type Run struct {
 	// through the sweep's directory; nil otherwise.
 	Sweep *SweepDir
 	// Setting is the run's entry in Sweep.Summary.Settings.
-	Setting arena.SweepSetting
+	Setting output.SweepSetting
 	// Rejudges are the run's games judged again (RejudgePattern).
 	Rejudges []*Rejudge
 }
@@ -54,10 +53,10 @@ type Run struct {
 // SweepDir is a sweep's parent directory and its sweep.json.
 type SweepDir struct {
 	Dir     string
-	Summary *arena.SweepSummary
+	Summary *output.SweepSummary
 	// Missing lists the settings that have no summary.json yet (not
 	// started, or interrupted before their first game).
-	Missing []arena.SweepSetting
+	Missing []output.SweepSetting
 }
 
 // Move is one move of games.jsonl: the fields the report uses.
@@ -100,7 +99,7 @@ func Load(dirs ...string) ([]*Run, error) {
 			}
 			runs = append(runs, r)
 			continue
-		case arena.IsSweepDir(dir):
+		case output.IsSweepDir(dir):
 			rs, err := loadSweep(dir)
 			if err != nil {
 				return nil, err
@@ -124,12 +123,12 @@ func Load(dirs ...string) ([]*Run, error) {
 // loadSweep reads a sweep's directory: the runs of its settings that have
 // started, in the sweep's order.
 func loadSweep(dir string) ([]*Run, error) {
-	path := filepath.Join(dir, arena.SweepJSON)
+	path := filepath.Join(dir, output.SweepJSON)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("sweep %s: %w", dir, unwrapPath(err))
 	}
-	sw := &SweepDir{Dir: dir, Summary: &arena.SweepSummary{}}
+	sw := &SweepDir{Dir: dir, Summary: &output.SweepSummary{}}
 	if err := json.Unmarshal(data, sw.Summary); err != nil {
 		return nil, fmt.Errorf("%s: %v (expected the sweep.json of arena run)", path, err)
 	}
@@ -167,12 +166,12 @@ func runDirsIn(dir string) ([]string, error) {
 		// Stat, not the entry's type, so that symbolic links to run
 		// directories count.
 		sub := filepath.Join(dir, e.Name())
-		if exists(filepath.Join(sub, output.SummaryJSON)) || arena.IsSweepDir(sub) {
+		if exists(filepath.Join(sub, output.SummaryJSON)) || output.IsSweepDir(sub) {
 			out = append(out, sub)
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no %s or %s: not a run or sweep directory, and no run directory inside it", dir, output.SummaryJSON, arena.SweepJSON)
+		return nil, fmt.Errorf("%s: no %s or %s: not a run or sweep directory, and no run directory inside it", dir, output.SummaryJSON, output.SweepJSON)
 	}
 	sort.Strings(out)
 	return out, nil

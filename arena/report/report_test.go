@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"arena/arena"
 	"arena/arena/output"
 	"arena/arena/record"
 )
@@ -119,11 +118,11 @@ func TestLoadSweep(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(parent, "02-movetime-100ms"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(filepath.Join(runs, "sweep", arena.SweepJSON))
+	data, err := os.ReadFile(filepath.Join(runs, "sweep", output.SweepJSON))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(parent, arena.SweepJSON), data, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(parent, output.SweepJSON), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	rs, err = Load(parent)

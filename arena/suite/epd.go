@@ -1,7 +1,7 @@
 // Package suite runs EPD test suites (the Strategic Test Suite, WAC,
 // Bratko-Kopec, ...) through engines and scores the moves they choose.
 //
-// Engines are started with arena.StartEngine, the code arena run starts its
+// Engines are started with launch.StartEngine, the code arena run starts its
 // players with: a built-in engine is the arena binary re-executed as
 // "arena uci ENGINE", an external one is its UCI command. A suite's score is
 // therefore the score of the same process, with the same options, that plays

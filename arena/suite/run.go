@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"arena/arena"
 	"arena/arena/config"
+	"arena/arena/launch"
 	"arena/engines"
 	"arena/engines/uci"
 )
@@ -82,7 +82,7 @@ func runColumn(ctx context.Context, col Column, positions []*Position, res []Res
 		}
 	}()
 	for i := range clients {
-		c, err := arena.StartEngine(ctx, col.Engine, opt.Binary, opt.Timeouts)
+		c, err := launch.StartEngine(ctx, col.Engine, opt.Binary, opt.Timeouts)
 		if err != nil {
 			return err
 		}
@@ -149,7 +149,7 @@ func search(ctx context.Context, client **uci.Client, col Column, p *Position, o
 			(*client).Close()
 			*client = nil
 		}
-		c, err := arena.StartEngine(ctx, col.Engine, opt.Binary, opt.Timeouts)
+		c, err := launch.StartEngine(ctx, col.Engine, opt.Binary, opt.Timeouts)
 		if err != nil {
 			return Result{}, fmt.Errorf("restart after a failed search: %w", err)
 		}

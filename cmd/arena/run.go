@@ -12,6 +12,7 @@ import (
 
 	"arena/arena"
 	"arena/arena/config"
+	"arena/arena/output"
 	"arena/arena/record"
 	"arena/internal/termfit"
 )
@@ -120,7 +121,7 @@ func play(req runRequest, stdout, stderr io.Writer) (dir string, code int) {
 
 	var sum *record.Summary
 	switch {
-	case req.resume != "" && arena.IsSweepDir(req.resume):
+	case req.resume != "" && output.IsSweepDir(req.resume):
 		_, err = arena.ResumeSweep(ctx, req.resume, opt)
 	case req.resume != "":
 		sum, err = arena.Resume(ctx, req.resume, opt)
