@@ -1,16 +1,42 @@
 GO ?= go
 BIN := bin/arena
-STOCKFISH := $(shell command -v stockfish 2>/dev/null || ls /usr/games/stockfish 2>/dev/null)
 
-.PHONY: build test fuzz fuzz-short bench soak run stockfish fmt clean report-check reproduce reproduce-fast ablation ablation-report nets-data nets-supervised nets-selfplay nets-heldout nets-acpl nets-deepchess-data nets-deepchess
+.PHONY: build test test-long test-tools fuzz fuzz-short bench soak run stockfish fmt clean report-check reproduce reproduce-fast ablation ablation-report nets-data nets-supervised nets-selfplay nets-heldout nets-acpl nets-deepchess-data nets-deepchess
 
 build:
 	$(GO) build -o $(BIN) ./cmd/arena
 
-test:
+test: test-tools
 	$(GO) vet ./...
 	$(GO) test ./...
 	@$(MAKE) --no-print-directory fuzz-short
+
+# test-long: the checks too slow for make test, in _test.go files tagged //go:build long
+# (docs/architecture.md, "The test suite"): only their tests run, with a longer timeout.
+LONG_FILES = $(shell git ls-files '*_test.go' | xargs grep -l '^//go:build long')
+LONG_TESTS = $(shell sed -n 's/^func \(Test[A-Za-z0-9_]*\).*/\1/p' $(LONG_FILES))
+empty :=
+space := $(empty) $(empty)
+
+test-long: test-tools
+	$(GO) vet -tags long $(addprefix ./,$(sort $(dir $(LONG_FILES))))
+	$(GO) test -tags long -timeout 60m -run '^($(subst $(space),|,$(strip $(LONG_TESTS))))$$' $(addprefix ./,$(sort $(dir $(LONG_FILES))))
+
+# missing-commands adds to $$missing those of the commands $(1) (each its Debian package's
+# name) in neither PATH nor /usr/games; apt-install installs $$missing with apt-get (as
+# root, else through sudo).
+missing-commands = for c in $(1); do command -v $$c >/dev/null 2>&1 || [ -x /usr/games/$$c ] || missing="$$missing $$c"; done
+apt-install = if [ -n "$$missing" ]; then echo "not found:$$missing; installing with apt-get"; \
+	sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	$$sudo apt-get update && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y $$missing; fi
+
+# test-tools: what the tests run beside Go: Stockfish (the judge, the UCI client's
+# tests), tmux and Chromium (the terminal and browser views), and Debian's python3
+# with python-chess (a real UCI client configuring the built-in engines).
+test-tools:
+	@missing=; $(call missing-commands,stockfish tmux chromium); \
+	/usr/bin/python3 -c 'import chess.engine' 2>/dev/null || missing="$$missing python3-chess"; \
+	$(apt-install)
 
 # Fuzz targets (docs/fuzzing.md): package:function. `make fuzz` runs each for FUZZTIME
 # with FUZZ_WORKERS processes; `make fuzz-short` (part of `make test`) 10,000 inputs each.
@@ -61,11 +87,7 @@ soak: build
 	exit $$status
 
 stockfish:
-	@if [ -z "$(STOCKFISH)" ]; then \
-		echo "Stockfish not found; installing it with apt"; \
-		if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y stockfish; \
-		else sudo apt-get update && sudo apt-get install -y stockfish; fi; \
-	fi
+	@missing=; $(call missing-commands,stockfish); $(apt-install)
 
 run: build stockfish
 	./$(BIN) run configs/default.yaml

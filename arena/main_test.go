@@ -50,11 +50,11 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// needStockfish skips a test when Stockfish is not installed (CI installs it).
+// needStockfish fails a test when Stockfish is not installed, saying what to install.
 func needStockfish(t testing.TB) {
 	t.Helper()
 	if _, err := uci.LocateEngine("stockfish"); err != nil {
-		t.Skipf("stockfish not found: %v", err)
+		t.Fatalf("stockfish not found (%v): install it with make test-tools (apt-get install -y stockfish)", err)
 	}
 }
 

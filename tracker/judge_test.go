@@ -17,7 +17,7 @@ const testDepth = 6
 func newTestJudge(t testing.TB, cfg JudgeConfig) *Judge {
 	t.Helper()
 	if _, err := uci.LocateEngine("stockfish"); err != nil {
-		t.Skipf("stockfish not found: %v", err)
+		t.Fatalf("stockfish not found (%v): install it with make test-tools (apt-get install -y stockfish)", err)
 	}
 	if cfg.Depth == 0 {
 		cfg.Depth = testDepth

@@ -18,7 +18,7 @@ import (
 func needStockfish(t *testing.T) {
 	t.Helper()
 	if _, err := uci.LocateEngine("stockfish"); err != nil {
-		t.Skipf("stockfish not found: %v", err)
+		t.Fatalf("stockfish not found (%v): install it with make test-tools (apt-get install -y stockfish)", err)
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 func testJudge(t *testing.T) tracker.JudgeConfig {
 	t.Helper()
 	if _, err := uci.LocateEngine("stockfish"); err != nil {
-		t.Skipf("stockfish not found: %v", err)
+		t.Fatalf("stockfish not found (%v): install it with make test-tools (apt-get install -y stockfish)", err)
 	}
 	return tracker.JudgeConfig{Depth: 6, Workers: 2}
 }

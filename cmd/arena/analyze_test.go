@@ -20,7 +20,7 @@ import (
 // moves with two searches per ply and different losses.
 func TestAnalyzeRunBothProtocols(t *testing.T) {
 	if _, err := uci.LocateEngine("stockfish"); err != nil {
-		t.Skipf("stockfish not found: %v", err)
+		t.Fatalf("stockfish not found (%v): install it with make test-tools (apt-get install -y stockfish)", err)
 	}
 	dir := filepath.Join("..", "..", "arena", "report", "testdata", "runs", "thesis-exp1", "01-movetime-50ms")
 	recorded := recordedCPLs(t, filepath.Join(dir, "games.jsonl"))
@@ -122,7 +122,7 @@ func acpls(rep tracker.Analysis) map[string]float64 {
 // judge's Hash option, the readyok after a position's ucinewgame).
 func TestAnalyzeTimeouts(t *testing.T) {
 	if _, err := uci.LocateEngine("stockfish"); err != nil {
-		t.Skipf("stockfish not found: %v", err)
+		t.Fatalf("stockfish not found (%v): install it with make test-tools (apt-get install -y stockfish)", err)
 	}
 	dir := filepath.Join("..", "..", "arena", "report", "testdata", "runs", "thesis-exp1", "01-movetime-50ms")
 	for _, c := range []struct{ flag, want string }{
@@ -148,7 +148,7 @@ func TestAnalyzeTimeouts(t *testing.T) {
 // error naming it.
 func TestAnalyzeCompressedRun(t *testing.T) {
 	if _, err := uci.LocateEngine("stockfish"); err != nil {
-		t.Skipf("stockfish not found: %v", err)
+		t.Fatalf("stockfish not found (%v): install it with make test-tools (apt-get install -y stockfish)", err)
 	}
 	fixture := filepath.Join("..", "..", "arena", "report", "testdata", "runs", "thesis-exp1", "01-movetime-50ms")
 	recorded := recordedCPLs(t, filepath.Join(fixture, "games.jsonl"))

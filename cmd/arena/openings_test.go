@@ -32,7 +32,7 @@ func TestOpeningsGenerateErrors(t *testing.T) {
 
 func TestOpeningsGenerate(t *testing.T) {
 	if _, err := uci.LocateEngine("stockfish"); err != nil {
-		t.Skipf("stockfish not found: %v", err)
+		t.Fatalf("stockfish not found (%v): install it with make test-tools (apt-get install -y stockfish)", err)
 	}
 	path := filepath.Join(t.TempDir(), "book.epd")
 	var out, errb bytes.Buffer

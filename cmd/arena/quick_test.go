@@ -201,7 +201,7 @@ func TestQuickMatchPlaysAsItsYAML(t *testing.T) {
 // match and its YAML play the same moves.
 func TestQuickMatchStockfish(t *testing.T) {
 	if _, err := uci.LocateEngine("stockfish"); err != nil {
-		t.Skipf("stockfish not found: %v", err)
+		t.Fatalf("stockfish not found (%v): install it with make test-tools (apt-get install -y stockfish)", err)
 	}
 	quick := []string{"-engine", "cmd=stockfish", "name=SF", "option.Hash=16", "option.Threads=1", "nodes=2000",
 		"-engine", "builtin=heuristic", "option.preset=strong", "depth=3", "-each", "tc=inf", "-games", "2", "-maxmoves", "30",

@@ -68,7 +68,7 @@ func writeFile(t *testing.T, name, text string) string {
 func TestSuiteKnownAnswers(t *testing.T) {
 	sf, err := uci.LocateEngine("stockfish")
 	if err != nil {
-		t.Skipf("stockfish not found: %v", err)
+		t.Fatalf("stockfish not found (%v): install it with make test-tools (apt-get install -y stockfish)", err)
 	}
 	epd := writeFile(t, "known.epd", knownSuite)
 	out := filepath.Join(t.TempDir(), "known.csv")
@@ -131,7 +131,7 @@ func TestSuiteKnownAnswers(t *testing.T) {
 func TestSuiteShippedSTS(t *testing.T) {
 	sf, err := uci.LocateEngine("stockfish")
 	if err != nil {
-		t.Skipf("stockfish not found: %v", err)
+		t.Fatalf("stockfish not found (%v): install it with make test-tools (apt-get install -y stockfish)", err)
 	}
 	var lines []string
 	for _, f := range []string{"STS01-Undermine.epd", "STS12-Center-Control.epd"} {

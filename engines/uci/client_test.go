@@ -16,11 +16,11 @@ import (
 
 const stockfishPath = "/usr/games/stockfish"
 
-// stockfish starts the real Stockfish or skips the test when it is absent.
+// stockfish starts the real Stockfish; its absence fails the test, saying what to install.
 func stockfish(t *testing.T, opts map[string]string) *Client {
 	t.Helper()
 	if _, err := os.Stat(stockfishPath); err != nil {
-		t.Skip("stockfish not found at " + stockfishPath)
+		t.Fatal("stockfish not found at " + stockfishPath + ": install it with make test-tools (apt-get install -y stockfish)")
 	}
 	c, err := Start(context.Background(), ClientConfig{Command: stockfishPath, Options: opts})
 	if err != nil {
@@ -79,7 +79,7 @@ func TestStockfishHandshakeAndOptions(t *testing.T) {
 
 func TestStockfishBadOptions(t *testing.T) {
 	if _, err := os.Stat(stockfishPath); err != nil {
-		t.Skip("stockfish not found at " + stockfishPath)
+		t.Fatal("stockfish not found at " + stockfishPath + ": install it with make test-tools (apt-get install -y stockfish)")
 	}
 	for _, tc := range []struct {
 		opts map[string]string
@@ -432,7 +432,7 @@ func TestLocateEngine(t *testing.T) {
 // of that line), not after the client has handled it.
 func TestStockfishTrafficLog(t *testing.T) {
 	if _, err := os.Stat(stockfishPath); err != nil {
-		t.Skip("stockfish not found at " + stockfishPath)
+		t.Fatal("stockfish not found at " + stockfishPath + ": install it with make test-tools (apt-get install -y stockfish)")
 	}
 	var log bytes.Buffer
 	c, err := Start(context.Background(), ClientConfig{Command: stockfishPath, Log: &log})

@@ -75,7 +75,7 @@ func TestServerPonder(t *testing.T) {
 // discarded, and the next search is of the real position.
 func TestStockfishPonder(t *testing.T) {
 	if _, err := os.Stat(stockfishPath); err != nil {
-		t.Skip("stockfish not found at " + stockfishPath)
+		t.Fatal("stockfish not found at " + stockfishPath + ": install it with make test-tools (apt-get install -y stockfish)")
 	}
 	var log bytes.Buffer
 	c, err := Start(context.Background(), ClientConfig{Command: stockfishPath, Log: &log, Options: map[string]string{PonderOption: "true"}})
