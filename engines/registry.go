@@ -2,6 +2,7 @@ package engines
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,7 +27,17 @@ type Option struct {
 	Max     int64 // Spin only
 	Vars    []string
 	Help    string
+	// ByPreset: a preset sets this option (Register marks it). Its values
+	// include FromPreset, which is the same as not setting it.
+	ByPreset bool
 }
+
+// FromPreset is the value of an option a preset sets that leaves it to the
+// preset: the same as not setting it. It lets a client that sends only the
+// values differing from an option's declared default (python-chess, GUIs)
+// set either value of a switch whatever the preset says: over UCI such an
+// option is declared with FromPreset as its default (engines/uci).
+const FromPreset = "preset"
 
 // Options are an engine's option values keyed by option name. The same type
 // holds two things, kept apart by where it comes from: the user layer (only
@@ -81,13 +92,17 @@ func Register(s Spec) {
 		panic("engines: duplicate engine " + s.Name)
 	}
 	if len(s.Presets) > 0 {
-		s.Options = append(s.Options, presetOption(s.Presets))
+		s.Options = append(slices.Clone(s.Options), presetOption(s.Presets))
 		for _, p := range s.Presets {
 			for name, v := range p.Values {
-				o, ok := s.Option(name)
-				if _, err := o.Check(v); !ok || err != nil || o.Name == PresetOption {
+				i := slices.IndexFunc(s.Options, func(o Option) bool { return strings.EqualFold(o.Name, name) })
+				if i < 0 || s.Options[i].Name == PresetOption {
 					panic(fmt.Sprintf("engines: engine %s: preset %s: bad option %s=%s", s.Name, p.Name, name, v))
 				}
+				if norm, err := s.Options[i].Check(v); err != nil || norm == FromPreset {
+					panic(fmt.Sprintf("engines: engine %s: preset %s: bad option %s=%s", s.Name, p.Name, name, v))
+				}
+				s.Options[i].ByPreset = true
 			}
 		}
 	}
@@ -159,7 +174,8 @@ func (s Spec) Option(name string) (Option, bool) {
 
 // UserValues validates the values a user set and returns them keyed by the
 // options' canonical names, in canonical form: the user layer, which is
-// what travels from a config to an engine process. Errors name the engine
+// what travels from a config to an engine process. A value FromPreset
+// leaves its option out of the layer. Errors name the engine
 // and option and say what was expected.
 func (s Spec) UserValues(values map[string]string) (Options, error) {
 	user := Options{}
@@ -176,7 +192,9 @@ func (s Spec) UserValues(values map[string]string) (Options, error) {
 		if err != nil {
 			return nil, fmt.Errorf("engine %s: %w", s.Name, err)
 		}
-		user[o.Name] = norm
+		if norm != FromPreset {
+			user[o.Name] = norm
+		}
 	}
 	return user, nil
 }
@@ -220,20 +238,27 @@ func (s Spec) preset(name string) (Preset, bool) {
 // Check validates a value for the option and returns it in canonical form.
 func (o Option) Check(v string) (string, error) {
 	v = strings.TrimSpace(v)
+	orPreset := ""
+	if o.ByPreset {
+		if strings.EqualFold(v, FromPreset) {
+			return FromPreset, nil
+		}
+		orPreset = ", or " + FromPreset
+	}
 	switch o.Type {
 	case Spin:
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
-			return "", fmt.Errorf("option %s: %q is not an integer (expected %d..%d)", o.Name, v, o.Min, o.Max)
+			return "", fmt.Errorf("option %s: %q is not an integer (expected %d..%d%s)", o.Name, v, o.Min, o.Max, orPreset)
 		}
 		if n < o.Min || n > o.Max {
-			return "", fmt.Errorf("option %s: %d is out of range (expected %d..%d)", o.Name, n, o.Min, o.Max)
+			return "", fmt.Errorf("option %s: %d is out of range (expected %d..%d%s)", o.Name, n, o.Min, o.Max, orPreset)
 		}
 		return strconv.FormatInt(n, 10), nil
 	case Check:
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			return "", fmt.Errorf("option %s: %q is not a boolean (expected true or false)", o.Name, v)
+			return "", fmt.Errorf("option %s: %q is not a boolean (expected true or false%s)", o.Name, v, orPreset)
 		}
 		return strconv.FormatBool(b), nil
 	case Combo:
@@ -242,7 +267,7 @@ func (o Option) Check(v string) (string, error) {
 				return c, nil
 			}
 		}
-		return "", fmt.Errorf("option %s: %q is not one of %s", o.Name, v, strings.Join(o.Vars, ", "))
+		return "", fmt.Errorf("option %s: %q is not one of %s%s", o.Name, v, strings.Join(o.Vars, ", "), orPreset)
 	default:
 		return v, nil
 	}

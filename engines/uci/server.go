@@ -180,7 +180,7 @@ func (s *Server) handle(line string) bool {
 		s.println("id name " + s.spec.Name)
 		s.println("id author arena")
 		for _, o := range s.spec.Options {
-			s.println(formatOption(o))
+			s.println(formatOption(declared(o)))
 		}
 		if _, own := s.spec.Option(uciPonder.Name); !own {
 			s.println(formatOption(uciPonder))
@@ -276,11 +276,43 @@ func (s *Server) setOption(f []string) error {
 	if err != nil {
 		return fmt.Errorf("setoption: %w", err)
 	}
-	if v, set := s.user[o.Name]; !set || v != norm {
+	v, set := s.user[o.Name]
+	switch {
+	case norm == engines.FromPreset && set:
+		delete(s.user, o.Name)
+		s.rebuild = true
+	case norm != engines.FromPreset && (!set || v != norm):
 		s.user[o.Name] = norm
 		s.rebuild = true
 	}
 	return nil
+}
+
+// declared is how option o is declared over UCI. An option a preset sets
+// is declared with the default engines.FromPreset, its value until a client
+// sets another: clients such as python-chess send only values that differ
+// from the declared default, so a default of false would make "lmr false"
+// unsendable under preset strong, which turns lmr on. A check becomes a
+// combo of preset, true and false, also spelt True and False, as Python's
+// str() of a bool gives them (python-chess sends a combo value as str() of
+// what the caller passed, and refuses one not among the vars); a combo gains
+// the value preset; a spin becomes a string (a UCI spin holds integers only;
+// the value is checked against the range all the same, and arena engines
+// shows the range).
+func declared(o engines.Option) engines.Option {
+	if !o.ByPreset {
+		return o
+	}
+	d := engines.Option{Name: o.Name, Default: engines.FromPreset, Help: o.Help}
+	switch o.Type {
+	case engines.Check:
+		d.Type, d.Vars = engines.Combo, []string{engines.FromPreset, "true", "false", "True", "False"}
+	case engines.Combo:
+		d.Type, d.Vars = engines.Combo, append([]string{engines.FromPreset}, o.Vars...)
+	default:
+		d.Type = engines.String
+	}
+	return d
 }
 
 // newEngine builds spec's engine from the user's option values, layered
