@@ -31,12 +31,9 @@ apt-install = if [ -n "$$missing" ]; then echo "not found:$$missing; installing 
 	$$sudo apt-get update && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y $$missing; fi
 
 # test-tools: what the tests run beside Go: Stockfish (the judge, the UCI client's
-# tests), tmux and Chromium (the terminal and browser views), and Debian's python3
-# with python-chess (a real UCI client configuring the built-in engines).
+# tests), tmux and Chromium (the terminal and browser views).
 test-tools:
-	@missing=; $(call missing-commands,stockfish tmux chromium); \
-	/usr/bin/python3 -c 'import chess.engine' 2>/dev/null || missing="$$missing python3-chess"; \
-	$(apt-install)
+	@missing=; $(call missing-commands,stockfish tmux chromium); $(apt-install)
 
 # Fuzz targets (docs/fuzzing.md): package:function. `make fuzz` runs each for FUZZTIME
 # with FUZZ_WORKERS processes; `make fuzz-short` (part of `make test`) 10,000 inputs each.
