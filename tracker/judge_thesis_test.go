@@ -41,12 +41,23 @@ func readThesisFixture(t *testing.T, path string) (moves []string, best, actual 
 // The thesis protocol reproduces, ply by ply, the evaluations of the
 // listing's calculate_acpl, made by testdata/thesis_judge.py speaking UCI to
 // Stockfish as python-chess does; the position protocol's differ (a warm
-// hash and the history change the scores) but judge the same moves.
+// hash and the history change the scores) but judge the same moves. The
+// game's first 24 plies here (the judge evaluates the plies in order, so a
+// prefix's evaluations are the whole game's); judge_thesis_long_test.go
+// checks every ply under make test-long.
 func TestThesisProtocolReproducesListing(t *testing.T) {
+	checkThesisProtocol(t, 24)
+}
+
+// checkThesisProtocol checks the first plies of the fixture game (0: all).
+func checkThesisProtocol(t *testing.T, plies int) {
 	moves, best, actual := readThesisFixture(t, "testdata/thesis_judge_d12.txt")
 	uciMoves, err := os.ReadFile("testdata/thesis_game.uci")
 	if err != nil || strings.Join(strings.Fields(string(uciMoves)), " ") != strings.Join(moves, " ") {
 		t.Fatalf("fixture moves differ from testdata/thesis_game.uci (%v)", err)
+	}
+	if plies > 0 {
+		moves, best, actual = moves[:plies], best[:plies], actual[:plies]
 	}
 	const depth = 12
 	mate := DefaultScoring.MateScore
