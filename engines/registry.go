@@ -96,10 +96,12 @@ func Register(s Spec) {
 		for _, p := range s.Presets {
 			for name, v := range p.Values {
 				i := slices.IndexFunc(s.Options, func(o Option) bool { return strings.EqualFold(o.Name, name) })
-				if i < 0 || s.Options[i].Name == PresetOption {
-					panic(fmt.Sprintf("engines: engine %s: preset %s: bad option %s=%s", s.Name, p.Name, name, v))
+				bad := i < 0 || s.Options[i].Name == PresetOption
+				if !bad {
+					norm, err := s.Options[i].Check(v)
+					bad = err != nil || norm == FromPreset
 				}
-				if norm, err := s.Options[i].Check(v); err != nil || norm == FromPreset {
+				if bad {
 					panic(fmt.Sprintf("engines: engine %s: preset %s: bad option %s=%s", s.Name, p.Name, name, v))
 				}
 				s.Options[i].ByPreset = true

@@ -421,6 +421,10 @@ func TestPresetPrecedence(t *testing.T) {
 		// Values equal to the defaults still win over the preset.
 		{map[string]string{"preset": "strong", "max_depth": "10", "hash": "0"}, 10, thesisTTMB, false, true},
 		{map[string]string{"lmr": "false", "preset": "strong"}, 64, 64, true, false},
+		// The value preset leaves an option to the preset (UCI declares
+		// it as the default of every option a preset sets).
+		{map[string]string{"preset": "strong", "lmr": "preset", "hash": "Preset", "max_depth": "preset"}, 64, 64, true, true},
+		{map[string]string{"lmr": "preset"}, 10, thesisTTMB, false, false},
 	}
 	for _, tc := range tests {
 		e := newEngine(t, tc.opts)
@@ -428,6 +432,13 @@ func TestPresetPrecedence(t *testing.T) {
 		if c.maxDepth != tc.maxDepth || c.hashMB != tc.mb || c.keepTT != tc.keep || c.lmr != tc.lmr {
 			t.Errorf("%v: config %+v, want max_depth %d, %d MB, keep %v, lmr %v", tc.opts, c, tc.maxDepth, tc.mb, tc.keep, tc.lmr)
 		}
+	}
+	// An option no preset sets has no value preset.
+	if _, err := engines.New(Name, map[string]string{"probability": "preset"}); err == nil || !strings.Contains(err.Error(), "expected true or false)") {
+		t.Errorf("probability=preset: error %v, want one expecting true or false", err)
+	}
+	if _, err := engines.New(Name, map[string]string{"lmr": "maybe"}); err == nil || !strings.Contains(err.Error(), "expected true or false, or preset") {
+		t.Errorf("lmr=maybe: error %v, want one expecting true or false, or preset", err)
 	}
 	if got := newEngine(t, map[string]string{"preset": "strong"}).Name(); !strings.Contains(got, "null_move") {
 		t.Errorf("strong engine name %q does not list its techniques", got)
