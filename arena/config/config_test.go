@@ -13,6 +13,7 @@ import (
 	_ "arena/engines/heuristic"
 	_ "arena/engines/neural"
 	_ "arena/engines/random"
+	_ "arena/engines/supervised"
 	"arena/tracker"
 )
 
