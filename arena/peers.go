@@ -50,7 +50,7 @@ import (
 // (docs/cluster.md).
 var peerPoll = 5 * time.Second
 
-const peerPollPerShard = 100 * time.Millisecond
+var peerPollPerShard = 100 * time.Millisecond
 
 // pollInterval is the time between two polls of a run of n shards.
 func pollInterval(n int) time.Duration { return max(peerPoll, time.Duration(n)*peerPollPerShard) }

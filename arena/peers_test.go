@@ -16,8 +16,8 @@ import (
 // schedule; each says why, and arena merge gives the verdict over every
 // game they played, the same a tally of those games gives.
 func TestSPRTStopsAcrossShards(t *testing.T) {
-	defer func(p time.Duration) { peerPoll = p }(peerPoll)
-	peerPoll = 20 * time.Millisecond
+	defer func(p, q time.Duration) { peerPoll, peerPollPerShard = p, q }(peerPoll, peerPollPerShard)
+	peerPoll, peerPollPerShard = 20*time.Millisecond, 0
 	cfg := writeConfig(t, fmt.Sprintf(`
 games: 400
 pairs: true
