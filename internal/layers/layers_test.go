@@ -42,8 +42,10 @@ var layers = []layer{
 	{[]string{"arena/output", "arena/launch"}, "the run directory's files; starting an engine's process"},
 	{[]string{"arena/..."}, "the libraries of the commands (report, suite, datagen, book): never the runner"},
 	{[]string{"arena"}, "the runner"},
+	{[]string{"arena/serve"}, "the dashboard, which rebuilds runs as the runner does"},
 	{[]string{"cmd/..."}, "the CLI"},
 	{[]string{"studies/..."}, "studies: clients of the tool, which never imports them"},
+	{[]string{"configs/..."}, "checks of the shipped configs and deployment files (tests only)"},
 }
 
 const module = "arena"
