@@ -20,10 +20,14 @@ func init() {
 }
 
 func runDatagen(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "selfplay" {
+		return runDatagenSelfPlay(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("datagen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: arena datagen --out FILE [--pgn GAMES.pgn,...] [options]")
+		fmt.Fprintln(stderr, "       arena datagen selfplay --out FILE [options]   (NNUE data: see arena datagen selfplay -h)")
 		fmt.Fprintln(stderr, "\nWrites positions labelled by Stockfish (cp and mate from White's view, game result)")
 		fmt.Fprintln(stderr, "as tab-separated lines (format: docs/models.md). Without --pgn the positions come")
 		fmt.Fprintln(stderr, "from games of the built-in heuristic engine with random openings. Interrupted runs")
