@@ -4,10 +4,13 @@ package optim
 
 import "math"
 
-// Adam is PyTorch's torch.optim.Adam (no weight decay, no amsgrad) over one
-// parameter vector. LR may be changed between steps (a schedule).
+// Adam is PyTorch's torch.optim.Adam (no amsgrad) over one parameter
+// vector, or torch.optim.AdamW when WeightDecay is set (decoupled decay:
+// p -= LR*WeightDecay*p before the Adam step). LR may be changed between
+// steps (a schedule).
 type Adam struct {
 	LR                float64
+	WeightDecay       float64
 	beta1, beta2, eps float64
 	step              int
 	m, v              []float32
@@ -36,13 +39,32 @@ func (a *Adam) Update(p, g []float32, par func(n int, f func(w, lo, hi int))) {
 	stepSize := float32(a.LR / c1)
 	sqrtC2 := float32(math.Sqrt(c2))
 	eps := float32(a.eps)
+	decay := float32(1 - a.LR*a.WeightDecay)
 	par(len(g), func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			gi := g[i]
 			m := b1*a.m[i] + (1-b1)*gi
 			v := b2*a.v[i] + (1-b2)*gi*gi
 			a.m[i], a.v[i] = m, v
+			if decay != 1 {
+				p[i] *= decay
+			}
 			p[i] -= stepSize * m / (float32(math.Sqrt(float64(v)))/sqrtC2 + eps)
 		}
 	})
+}
+
+// State returns the optimiser's state (steps taken, first and second
+// moments; the slices are the optimiser's own), for a checkpoint.
+func (a *Adam) State() (step int, m, v []float32) { return a.step, a.m, a.v }
+
+// Restore sets the state State returned, so that a resumed run takes the
+// same steps as an uninterrupted one.
+func (a *Adam) Restore(step int, m, v []float32) {
+	if len(m) != len(a.m) || len(v) != len(a.v) {
+		panic("optim: Adam.Restore: state length differs from NewAdam's")
+	}
+	a.step = step
+	copy(a.m, m)
+	copy(a.v, v)
 }

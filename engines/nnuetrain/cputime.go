@@ -1,0 +1,16 @@
+package nnuetrain
+
+import (
+	"syscall"
+	"time"
+)
+
+// cpuTime is the process's user and system CPU time, for the samples per
+// CPU-second the progress line reports.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
