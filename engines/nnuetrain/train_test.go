@@ -1,0 +1,256 @@
+package nnuetrain
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestGradientMatchesFiniteDifferences checks backward against central
+// differences of the loss on a tiny net (the portable path: 8 hidden
+// units), for both activations, on parameters of every kind.
+func TestGradientMatchesFiniteDifferences(t *testing.T) {
+	d := syntheticData(t, 40, 3)
+	for _, activation := range []int{SCReLU, ClippedReLU} {
+		net, err := NewNet(8, activation, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range net.B {
+			net.B[i] = 0.3 // most units inside (0, 1), where the loss is smooth
+		}
+		s := newScratch(8)
+		checked := 0
+		for k := range 30 {
+			feats := d.Feats[d.Off[k]:d.Off[k+1]]
+			stm, target := d.STM[k], float32(0.3)
+			loss := func() float64 {
+				p := float64(sigmoid(net.forward(s, feats, stm)))
+				return (p - float64(target)) * (p - float64(target))
+			}
+			grad := make([]float32, len(net.Params))
+			p := sigmoid(net.forward(s, feats, stm))
+			if nearKink(s.acc) {
+				continue // a difference across a kink is not a derivative
+			}
+			checked++
+			net.backward(s, len(feats), 2*(p-target)*p*(1-p), grad)
+			// The parameters the position uses: its first feature's row
+			// for the side to move, biases, output weights.
+			fu := s.us[0]
+			check := []int{fu*8 + 1, fu*8 + 6, Inputs*8 + 2, Inputs*8 + 8 + 3, Inputs*8 + 16 + 5, len(net.Params) - 1}
+			for _, j := range check {
+				const eps = 1e-3
+				old := net.Params[j]
+				net.Params[j] = old + eps
+				up := loss()
+				net.Params[j] = old - eps
+				down := loss()
+				net.Params[j] = old
+				num := (up - down) / (2 * eps)
+				if diff := math.Abs(num - float64(grad[j])); diff > 1e-4+0.02*math.Abs(num) {
+					t.Errorf("activation %d, position %d, parameter %d: backward %.6g, finite differences %.6g", activation, k, j, grad[j], num)
+				}
+			}
+		}
+		if checked < 5 {
+			t.Errorf("activation %d: only %d positions away from the kinks, expected >= 5", activation, checked)
+		}
+	}
+}
+
+func nearKink(acc []float32) bool {
+	for _, x := range acc {
+		if math.Abs(float64(x)) < 0.01 || math.Abs(float64(x)-1) < 0.01 {
+			return true
+		}
+	}
+	return false
+}
+
+// TestRowKernelsBitIdentical compares the kernels in use (AVX2 where the
+// CPU has it) with the portable ones, bit for bit.
+func TestRowKernelsBitIdentical(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, h := range []int{64, 256, 512} {
+		w := make([]float32, Inputs*h)
+		for i := range w {
+			w[i] = float32(rng.NormFloat64())
+		}
+		rows := rng.Perm(Inputs)[:32]
+		src := make([]float32, h)
+		for i := range src {
+			src[i] = float32(rng.NormFloat64())
+		}
+		a, b := append([]float32(nil), src...), append([]float32(nil), src...)
+		sumRows(a, w, rows)
+		sumRowsGo(b, w, rows)
+		wa, wb := append([]float32(nil), w...), append([]float32(nil), w...)
+		addToRows(wa, rows, src)
+		addToRowsGo(wb, rows, src)
+		for i := range a {
+			if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+				t.Fatalf("h %d: sumRows[%d] = %v, portable %v", h, i, a[i], b[i])
+			}
+		}
+		for i := range wa {
+			if math.Float32bits(wa[i]) != math.Float32bits(wb[i]) {
+				t.Fatalf("h %d: addToRows[%d] = %v, portable %v", h, i, wa[i], wb[i])
+			}
+		}
+	}
+	t.Logf("AVX2 path in use: %v", useAVX2)
+}
+
+func smallConfig() Config {
+	return Config{Hidden: 64, Epochs: 4, Batch: 256, LR: 0.005, LRFinal: 0.1, Lambda: 0.5, Seed: 7, Threads: 2}
+}
+
+// TestLossDecreases trains on material-labelled positions: the validation
+// loss must fall well below the constant predictor's.
+func TestLossDecreases(t *testing.T) {
+	d := syntheticData(t, 6000, 11)
+	train, val := d.Split(0.1)
+	cfg := smallConfig()
+	cfg.Epochs = 6
+	_, rep, err := Train(cfg, train, val)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("validation loss %.5f, constant %.5f, training %.5f", rep.ValLoss, rep.ConstLoss, rep.TrainLoss)
+	if !(rep.ValLoss < 0.7*rep.ConstLoss) {
+		t.Errorf("validation loss %.5f, expected below 0.7 x the constant predictor's %.5f", rep.ValLoss, rep.ConstLoss)
+	}
+}
+
+// TestResumeAndThreadsGiveTheSameNet: a run stopped after an epoch and
+// resumed, and a run on one thread, end with the uninterrupted two-thread
+// run's parameters, bit for bit.
+func TestResumeAndThreadsGiveTheSameNet(t *testing.T) {
+	d := syntheticData(t, 2000, 13)
+	train, val := d.Split(0.1)
+	cfg := smallConfig()
+	whole, _, err := Train(cfg, train, val)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Checkpoint = filepath.Join(t.TempDir(), "ckpt")
+	cfg.StopAfter = 1
+	if _, _, err := Train(cfg, train, val); err != nil {
+		t.Fatal(err)
+	}
+	cfg.StopAfter, cfg.Resume = 0, true
+	resumed, rep, err := Train(cfg, train, val)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.ResumedEpoch != 1 || rep.Epochs != 3 {
+		t.Fatalf("resumed from epoch %d and trained %d, expected 1 and 3", rep.ResumedEpoch, rep.Epochs)
+	}
+	cfg.Checkpoint, cfg.Resume, cfg.Threads = "", false, 1
+	single, _, err := Train(cfg, train, val)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, n := range map[string]*Net{"resumed": resumed, "one thread": single} {
+		for i := range whole.Params {
+			if math.Float32bits(whole.Params[i]) != math.Float32bits(n.Params[i]) {
+				t.Fatalf("%s: parameter %d is %v, the uninterrupted two-thread run's %v", name, i, n.Params[i], whole.Params[i])
+			}
+		}
+	}
+	// A checkpoint of another configuration is refused, naming both.
+	cfg.Checkpoint, cfg.Resume, cfg.Seed = filepath.Join(filepath.Dir(cfg.Checkpoint), "x"), true, 8
+	if _, _, err := Train(cfg, train, val); err == nil {
+		t.Error("resume without a checkpoint: no error")
+	}
+}
+
+// TestNetFileRoundTrip writes a trained net, reads it back, and checks the
+// integer evaluation of the format against the float net.
+func TestNetFileRoundTrip(t *testing.T) {
+	d := syntheticData(t, 3000, 17)
+	train, val := d.Split(0.1)
+	cfg := smallConfig()
+	net, _, err := Train(cfg, train, val)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, clamped := net.Quantise(400)
+	if clamped != 0 {
+		t.Errorf("%d weights clamped", clamped)
+	}
+	path := filepath.Join(t.TempDir(), "net.nnue")
+	if err := q.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(back.Encode(), q.Encode()) {
+		t.Fatal("the file read back encodes differently")
+	}
+	if want := len(Magic) + 24 + 2*(Inputs*64+64+128) + 8; len(q.Encode()) != want {
+		t.Errorf("file of %d bytes, expected %d", len(q.Encode()), want)
+	}
+	// The integer evaluation is the float one of the dequantised weights
+	// up to its integer divisions' truncation; quantisation itself costs
+	// a few centipawns, which the log shows.
+	deq := netOf(64, SCReLU, make([]float32, len(net.Params)))
+	for i, v := range back.FeatureWeights {
+		deq.W[i] = float32(v) / QA
+	}
+	for i, v := range back.FeatureBias {
+		deq.B[i] = float32(v) / QA
+	}
+	for i, v := range back.OutputWeights {
+		deq.O[i] = float32(v) / QB
+	}
+	deq.OB[0] = float32(back.OutputBias) / (QA * QB)
+	var worst, quant float64
+	for i := range val.Len() {
+		feats := val.Feats[val.Off[i]:val.Off[i+1]]
+		var white, black []int
+		for _, f := range feats {
+			white, black = append(white, int(f)), append(black, Flip(int(f)))
+		}
+		got := float64(back.Evaluate(white, black, int(val.STM[i])))
+		worst = max(worst, math.Abs(got-400*float64(deq.Evaluate(feats, val.STM[i]))))
+		quant += math.Abs(got - 400*float64(net.Evaluate(feats, val.STM[i])))
+	}
+	t.Logf("quantisation: mean |integer - float evaluation| %.2f cp", quant/float64(val.Len()))
+	if worst > 2 {
+		t.Errorf("integer evaluation and the dequantised float net's differ by up to %.2f cp, expected <= 2", worst)
+	}
+	data := q.Encode()
+	data[100] ^= 1
+	if _, err := Decode(data, "bad.nnue"); err == nil || !strings.Contains(err.Error(), "CRC") {
+		t.Errorf("a damaged file: error %v, expected a CRC error", err)
+	}
+}
+
+// TestReadDataErrorsNameTheLine checks the reader's messages.
+func TestReadDataErrorsNameTheLine(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"8/8/8/8/8/8/8/8 w - - 0 1 | 0 | 0.5", "two kings"},
+		{"4k3/8/8/8/8/8/8/4K3 w - - 0 1 | x | 0.5", "score"},
+		{"4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 0 | 2", "result"},
+		{"4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 0", "3"},
+	} {
+		_, err := ReadData(strings.NewReader("# comment\n"+tc.text+"\n"), "f.txt")
+		if err == nil || !strings.Contains(err.Error(), "f.txt:2:") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, expected f.txt:2 and %q", tc.text, err, tc.want)
+		}
+	}
+	d, err := ReadData(strings.NewReader("4k3/8/8/8/8/8/8/4K3 b - - 0 1 | -35 | 0.0\n"), "f.txt")
+	if err != nil || d.Len() != 1 || d.STM[0] != 1 || d.Score[0] != -35 || d.Result[0] != 0 {
+		t.Fatalf("got %+v, %v", d, err)
+	}
+	if f := int(d.Feats[0]); f != Feature(1, 5, 60) || Flip(f) != Feature(0, 5, 4) {
+		t.Errorf("black king on e8: feature %d (flipped %d), expected %d (%d)", f, Flip(f), Feature(1, 5, 60), Feature(0, 5, 4))
+	}
+}
