@@ -120,3 +120,39 @@ func checkSelfPlayLines(t *testing.T, text string) {
 		}
 	}
 }
+
+// TestSelfPlayStockfishLabels: --label stockfish keeps the games (the
+// same positions, bar any Stockfish calls mate) and replaces the scores
+// with Stockfish's.
+func TestSelfPlayStockfishLabels(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain.txt")
+	runSelfPlay(t, selfPlayConfig(plain, 60))
+	labelled := filepath.Join(dir, "sf.txt")
+	cfg := selfPlayConfig(labelled, 60)
+	cfg.Label = "stockfish"
+	cfg.Judge.Depth = 6
+	runSelfPlay(t, cfg)
+	a, _ := os.ReadFile(plain)
+	b, _ := os.ReadFile(labelled)
+	checkSelfPlayLines(t, string(b))
+	scores := map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(string(a)), "\n") {
+		f := strings.Split(l, " | ")
+		scores[f[0]] = f[1]
+	}
+	differ := 0
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Split(l, " | ")
+		s, ok := scores[f[0]]
+		if !ok {
+			t.Fatalf("labelled position %s is not among the unlabelled run's", f[0])
+		}
+		if s != f[1] {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("every Stockfish score equals the search's: the labels were not replaced")
+	}
+}
