@@ -23,6 +23,7 @@ func runTrainNNUE(args []string, stdout, stderr io.Writer) int {
 	cfg := nnuetrain.Config{LRFinal: 0.05, WeightDecay: 0.01}.Defaults()
 	data := fs.String("data", "", "training data `FILE` (FEN | score | result, White's view)")
 	out := fs.String("out", "", "net to write (`NET.nnue`)")
+	positions := fs.Int("positions", 0, "train on the file's first N positions (0: all; a file with fewer is an error)")
 	val := fs.Float64("val", 0.05, "share of the positions held out for validation (the file's last positions)")
 	fs.IntVar(&cfg.Hidden, "hidden", cfg.Hidden, "hidden units per perspective")
 	act := fs.String("activation", "screlu", "screlu or crelu")
@@ -55,6 +56,10 @@ func runTrainNNUE(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arena train nnue: --activation %q: expected screlu or crelu\n", *act)
 		return 2
 	}
+	if *positions < 0 {
+		fmt.Fprintf(stderr, "arena train nnue: --positions %d: expected >= 0\n", *positions)
+		return 2
+	}
 	if *val < 0 || *val >= 1 {
 		fmt.Fprintf(stderr, "arena train nnue: --val %v: expected 0 <= val < 1\n", *val)
 		return 2
@@ -69,7 +74,7 @@ func runTrainNNUE(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arena train nnue: %v\n", err)
 		return 2
 	}
-	d, err := nnuetrain.ReadDataFile(*data)
+	d, err := nnuetrain.ReadDataFile(*data, *positions)
 	if err != nil {
 		fmt.Fprintf(stderr, "arena train nnue: %v\n", err)
 		return 1

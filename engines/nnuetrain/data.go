@@ -97,13 +97,13 @@ func parseBoard(fen string, feats []uint16) ([]uint16, uint8, error) {
 
 // ReadData reads "FEN | score | result" lines (docs/nnue.md): score in
 // centipawns and result 1.0, 0.5 or 0.0, both from White's point of view.
-// Blank lines and lines starting with # are skipped. Errors name the file
-// (name) and line.
-func ReadData(r io.Reader, name string) (*Data, error) {
+// Blank lines and lines starting with # are skipped; with limit > 0 only
+// the first limit positions are read. Errors name the file (name) and line.
+func ReadData(r io.Reader, name string, limit int) (*Data, error) {
 	d := &Data{Off: []uint32{0}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
-	for n := 1; sc.Scan(); n++ {
+	for n := 1; (limit <= 0 || d.Len() < limit) && sc.Scan(); n++ {
 		line := sc.Text()
 		if line == "" || line[0] == '#' {
 			continue
@@ -150,14 +150,20 @@ func (d *Data) add(line string) error {
 	return nil
 }
 
-// ReadDataFile reads a data file.
-func ReadDataFile(path string) (*Data, error) {
+// ReadDataFile reads a data file's first limit positions (all with limit
+// <= 0); a file with fewer is an error, so that a training run asking for
+// a number of positions is reproducible or fails.
+func ReadDataFile(path string, limit int) (*Data, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadData(bufio.NewReaderSize(f, 1<<20), path)
+	d, err := ReadData(bufio.NewReaderSize(f, 1<<20), path, limit)
+	if err == nil && limit > 0 && d.Len() < limit {
+		return nil, fmt.Errorf("%s: %d positions, expected at least %d", path, d.Len(), limit)
+	}
+	return d, err
 }
 
 // Targets are the positions' training targets from the side to move's

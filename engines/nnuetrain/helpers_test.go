@@ -47,7 +47,7 @@ func syntheticLines(n int, seed uint64) []string {
 
 func syntheticData(tb testing.TB, n int, seed uint64) *Data {
 	tb.Helper()
-	d, err := ReadData(strings.NewReader(strings.Join(syntheticLines(n, seed), "\n")), "synthetic")
+	d, err := ReadData(strings.NewReader(strings.Join(syntheticLines(n, seed), "\n")), "synthetic", 0)
 	if err != nil {
 		tb.Fatal(err)
 	}

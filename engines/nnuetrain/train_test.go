@@ -241,12 +241,12 @@ func TestReadDataErrorsNameTheLine(t *testing.T) {
 		{"4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 0 | 2", "result"},
 		{"4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 0", "3"},
 	} {
-		_, err := ReadData(strings.NewReader("# comment\n"+tc.text+"\n"), "f.txt")
+		_, err := ReadData(strings.NewReader("# comment\n"+tc.text+"\n"), "f.txt", 0)
 		if err == nil || !strings.Contains(err.Error(), "f.txt:2:") || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, expected f.txt:2 and %q", tc.text, err, tc.want)
 		}
 	}
-	d, err := ReadData(strings.NewReader("4k3/8/8/8/8/8/8/4K3 b - - 0 1 | -35 | 0.0\n"), "f.txt")
+	d, err := ReadData(strings.NewReader("4k3/8/8/8/8/8/8/4K3 b - - 0 1 | -35 | 0.0\n"), "f.txt", 0)
 	if err != nil || d.Len() != 1 || d.STM[0] != 1 || d.Score[0] != -35 || d.Result[0] != 0 {
 		t.Fatalf("got %+v, %v", d, err)
 	}
