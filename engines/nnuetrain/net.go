@@ -164,11 +164,13 @@ func (n *Net) Evaluate(feats []uint16, stm uint8) float32 {
 	return n.forward(newScratch(n.Hidden), feats, stm)
 }
 
-// clip bounds the weights to ±WeightClip.
-func (n *Net) clip() {
-	for _, v := range [][]float32{n.W, n.O} {
-		for i, x := range v {
-			v[i] = min(max(x, -WeightClip), WeightClip)
+// clip bounds the feature and output weights among Params[lo:hi] to
+// ±WeightClip.
+func (n *Net) clip(lo, hi int) {
+	w, o := len(n.W), len(n.W)+len(n.B)
+	for i := lo; i < hi; i++ {
+		if i < w || i >= o && i < o+len(n.O) {
+			n.Params[i] = min(max(n.Params[i], -WeightClip), WeightClip)
 		}
 	}
 }

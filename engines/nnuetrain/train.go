@@ -320,23 +320,21 @@ func (t *trainer) step(d *Data, targets []float32, idx []int32) float64 {
 		}
 		t.losses[s] = loss
 	})
-	// Sum the shards' gradients into the first, in shard order, each
-	// thread taking a range of parameters.
-	n := len(t.net.Params)
-	t.parallel(func(s int) {
-		lo, hi := s*n/Shards, (s+1)*n/Shards
-		dst := t.grads[0][lo:hi]
-		for k := 1; k < Shards; k++ {
-			src := t.grads[k][lo:hi]
-			for j := range dst {
-				dst[j] += src[j]
-			}
-		}
-	})
+	// One parallel pass over ranges of the parameters: sum the shards'
+	// gradients into the first in shard order, take the AdamW step, clip.
 	t.opt.Update(t.net.Params, t.grads[0], func(n int, f func(w, lo, hi int)) {
-		t.parallel(func(s int) { f(s, s*n/Shards, (s+1)*n/Shards) })
+		t.parallel(func(s int) {
+			lo, hi := s*n/Shards, (s+1)*n/Shards
+			dst := t.grads[0][lo:hi]
+			for k := 1; k < Shards; k++ {
+				for j, v := range t.grads[k][lo:hi] {
+					dst[j] += v
+				}
+			}
+			f(s, lo, hi)
+			t.net.clip(lo, hi)
+		})
 	})
-	t.net.clip()
 	var loss float64
 	for _, l := range t.losses {
 		loss += l
