@@ -185,3 +185,17 @@ func (q *QNet) Loss(d *Data, lambda float64) float64 {
 	}
 	return loss / float64(d.Len())
 }
+
+// EvaluateFEN is Evaluate on a position given as FEN: centipawns from the
+// side to move's point of view.
+func (q *QNet) EvaluateFEN(fen string) (int, error) {
+	feats, stm, err := parseBoard(fen, nil)
+	if err != nil {
+		return 0, err
+	}
+	white, black := make([]int, len(feats)), make([]int, len(feats))
+	for i, f := range feats {
+		white[i], black[i] = int(f), Flip(int(f))
+	}
+	return q.Evaluate(white, black, int(stm)), nil
+}
