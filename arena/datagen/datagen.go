@@ -1,7 +1,9 @@
 // Package datagen makes training data for the value network: positions
 // (from PGN files, or from games played by the built-in heuristic engine
 // with randomised openings) labelled by Stockfish through tracker.Judge,
-// written in engines/nn/dataset's file format.
+// written in engines/nn/dataset's file format; and, for the NNUE trainer,
+// self-play positions scored by the engine's own search (SelfPlay,
+// selfplay.go, in the "FEN | score | result" text of docs/nnue.md).
 package datagen
 
 import (
