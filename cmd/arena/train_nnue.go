@@ -34,6 +34,7 @@ func runTrainNNUE(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&cfg.LR, "lr", cfg.LR, "peak learning rate")
 	fs.Float64Var(&cfg.LRFinal, "lr-final", cfg.LRFinal, "final learning rate as a fraction of --lr (cosine decay)")
 	fs.Float64Var(&cfg.WeightDecay, "wd", cfg.WeightDecay, "AdamW weight decay")
+	fs.BoolVar(&cfg.Mirror, "mirror", false, "also train on every position with its files mirrored (a-h)")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the initial weights and the batch order")
 	fs.IntVar(&cfg.Threads, "threads", cfg.Threads, "goroutines (the net does not depend on it)")
 	fs.StringVar(&cfg.Checkpoint, "checkpoint", "", "checkpoint `FILE` (default: NET.nnue.ckpt)")

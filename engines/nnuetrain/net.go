@@ -72,16 +72,18 @@ func newScratch(hidden int) *scratch {
 }
 
 // forward computes the accumulators of one position (feats from White's
-// perspective, stm its side to move) into s and returns the output (the
-// evaluation divided by the scale, side to move's view). Only the rows of
-// the active features are read.
-func (n *Net) forward(s *scratch, feats []uint16, stm uint8) float32 {
+// perspective, stm its side to move; mirror 7 flips the board's files,
+// 0 leaves it) into s and returns the output (the evaluation divided by
+// the scale, side to move's view). Only the rows of the active features
+// are read.
+func (n *Net) forward(s *scratch, feats []uint16, stm uint8, mirror int) float32 {
 	h := n.Hidden
 	us, them := s.acc[:h:h], s.acc[h:2*h:2*h]
 	copy(us, n.B)
 	copy(them, n.B)
 	for j, f := range feats {
-		fu, ft := int(f), Flip(int(f))
+		fu := int(f) ^ mirror // 384 and 64 are multiples of 8: the xor touches the file alone
+		ft := Flip(fu)
 		if stm == 1 {
 			fu, ft = ft, fu
 		}
@@ -161,7 +163,7 @@ func sigmoid(x float32) float32 { return float32(1 / (1 + math.Exp(-float64(x)))
 // Evaluate returns the float net's evaluation of a position in units of
 // the scale (side to move's view).
 func (n *Net) Evaluate(feats []uint16, stm uint8) float32 {
-	return n.forward(newScratch(n.Hidden), feats, stm)
+	return n.forward(newScratch(n.Hidden), feats, stm, 0)
 }
 
 // clip bounds the feature and output weights among Params[lo:hi] to

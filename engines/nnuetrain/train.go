@@ -56,6 +56,9 @@ type Config struct {
 	WeightDecay float64
 	Seed        uint64
 	Threads     int
+	// Mirror adds every training position with its files mirrored (a-h):
+	// the same value but for castling rights, which the inputs ignore.
+	Mirror bool
 	// StopAfter ends the run after this many epochs in all (0: Epochs),
 	// with the checkpoint to resume from: training in sessions.
 	StopAfter int
@@ -116,8 +119,8 @@ func (c Config) Validate() error {
 
 // fingerprint is what a checkpoint must share with the run resuming it.
 func (c Config) fingerprint(train, val *Data) string {
-	return fmt.Sprintf("hidden %d, activation %d, scale %v, lambda %v, epochs %d, batch %d, lr %v, final %v, wd %v, seed %d, data %016x/%d, validation %016x/%d",
-		c.Hidden, c.Activation, c.Scale, c.Lambda, c.Epochs, c.Batch, c.LR, c.LRFinal, c.WeightDecay, c.Seed,
+	return fmt.Sprintf("hidden %d, activation %d, scale %v, lambda %v, epochs %d, batch %d, lr %v, final %v, wd %v, mirror %v, seed %d, data %016x/%d, validation %016x/%d",
+		c.Hidden, c.Activation, c.Scale, c.Lambda, c.Epochs, c.Batch, c.LR, c.LRFinal, c.WeightDecay, c.Mirror, c.Seed,
 		train.checksum(), train.Len(), val.checksum(), val.Len())
 }
 
@@ -217,11 +220,16 @@ func Train(cfg Config, train, val *Data) (*Net, Report, error) {
 		fmt.Fprintf(cfg.Progress, "train nnue: %d training, %d validation positions; constant predictor's validation loss %.6f\n",
 			train.Len(), val.Len(), rep.ConstLoss)
 	}
-	steps := (train.Len() + cfg.Batch - 1) / cfg.Batch
+	// Index i >= train.Len() of an epoch's order is the mirrored copy of
+	// position i - train.Len().
+	order := make([]int32, train.Len())
+	if cfg.Mirror {
+		order = make([]int32, 2*train.Len())
+	}
+	steps := (len(order) + cfg.Batch - 1) / cfg.Batch
 	total := steps * cfg.Epochs
 	start, cpu0 := time.Now(), cpuTime()
 	lastReport := start
-	order := make([]int32, train.Len())
 	last := cfg.Epochs
 	if cfg.StopAfter > 0 {
 		last = min(last, cfg.StopAfter)
@@ -243,14 +251,14 @@ func Train(cfg Config, train, val *Data) (*Net, Report, error) {
 				lastReport = time.Now()
 				wall := time.Since(start)
 				rate := float64(rep.Samples) / wall.Seconds()
-				left := float64(int64(last-first)*int64(train.Len())-rep.Samples) / rate
+				left := float64(int64(last-first)*int64(len(order))-rep.Samples) / rate
 				fmt.Fprintf(cfg.Progress, "train nnue: epoch %d/%d, batch %d/%d, %.0f samples/s (%.0f per CPU-s), loss %.6f, lr %.2e, ETA %s\n",
 					epoch+1, cfg.Epochs, b+1, steps, rate, float64(rep.Samples)/(cpuTime()-cpu0).Seconds(),
 					epochLoss/float64(b*cfg.Batch+len(idx)), t.opt.LR, (time.Duration(left) * time.Second).Round(time.Second))
 			}
 		}
 		rep.Epochs++
-		rep.TrainLoss = epochLoss / float64(train.Len())
+		rep.TrainLoss = epochLoss / float64(len(order))
 		rep.ValLoss = t.loss(val, valT)
 		if cfg.Progress != nil {
 			fmt.Fprintf(cfg.Progress, "train nnue: epoch %d/%d done: training loss %.6f, validation loss %.6f (constant %.6f)\n",
@@ -312,8 +320,12 @@ func (t *trainer) step(d *Data, targets []float32, idx []int32) float64 {
 		sc := t.scratch[s]
 		var loss float64
 		for _, i := range idx[s*len(idx)/Shards : (s+1)*len(idx)/Shards] {
+			mirror := 0
+			if int(i) >= d.Len() {
+				i, mirror = i-int32(d.Len()), 7
+			}
 			feats := d.Feats[d.Off[i]:d.Off[i+1]]
-			p := sigmoid(t.net.forward(sc, feats, d.STM[i]))
+			p := sigmoid(t.net.forward(sc, feats, d.STM[i], mirror))
 			diff := p - targets[i]
 			loss += float64(diff * diff)
 			t.net.backward(sc, len(feats), 2*diff*p*(1-p)*inv, g)
@@ -351,7 +363,7 @@ func (t *trainer) loss(d *Data, targets []float32) float64 {
 		sc := t.scratch[s]
 		var loss float64
 		for i := s * d.Len() / Shards; i < (s+1)*d.Len()/Shards; i++ {
-			p := sigmoid(t.net.forward(sc, d.Feats[d.Off[i]:d.Off[i+1]], d.STM[i]))
+			p := sigmoid(t.net.forward(sc, d.Feats[d.Off[i]:d.Off[i+1]], d.STM[i], 0))
 			diff := p - targets[i]
 			loss += float64(diff * diff)
 		}

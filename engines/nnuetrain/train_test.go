@@ -28,11 +28,11 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 			feats := d.Feats[d.Off[k]:d.Off[k+1]]
 			stm, target := d.STM[k], float32(0.3)
 			loss := func() float64 {
-				p := float64(sigmoid(net.forward(s, feats, stm)))
+				p := float64(sigmoid(net.forward(s, feats, stm, 0)))
 				return (p - float64(target)) * (p - float64(target))
 			}
 			grad := make([]float32, len(net.Params))
-			p := sigmoid(net.forward(s, feats, stm))
+			p := sigmoid(net.forward(s, feats, stm, 0))
 			if nearKink(s.acc) {
 				continue // a difference across a kink is not a derivative
 			}
@@ -133,6 +133,7 @@ func TestResumeAndThreadsGiveTheSameNet(t *testing.T) {
 	d := syntheticData(t, 2000, 13)
 	train, val := d.Split(0.1)
 	cfg := smallConfig()
+	cfg.Mirror = true
 	whole, _, err := Train(cfg, train, val)
 	if err != nil {
 		t.Fatal(err)
