@@ -61,8 +61,8 @@ func runTrainNNUE(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arena train nnue: --positions %d: expected >= 0\n", *positions)
 		return 2
 	}
-	if *val < 0 || *val >= 1 {
-		fmt.Fprintf(stderr, "arena train nnue: --val %v: expected 0 <= val < 1\n", *val)
+	if *val <= 0 || *val >= 1 {
+		fmt.Fprintf(stderr, "arena train nnue: --val %v: expected 0 < val < 1\n", *val)
 		return 2
 	}
 	if cfg.Checkpoint == "" {
