@@ -279,8 +279,8 @@ countergo:
 NNUE_DATA := data/nnue/selfplay.txt
 NNUE_DATAGEN := --out $(NNUE_DATA) --seed 1 --workers 2
 NNUE_DATA_POSITIONS ?= 5000000
-NNUE_POSITIONS := 150000
-NNUE_TRAIN := --positions $(NNUE_POSITIONS) --hidden 256 --epochs 30 --batch 4096 --lr 0.002 --lr-final 0.05 --wd 0.01 --lambda 0.3 --mirror --val 0.05 --seed 1
+NNUE_POSITIONS := 162644
+NNUE_TRAIN := --positions $(NNUE_POSITIONS) --hidden 256 --epochs 6 --batch 4096 --lr 0.002 --lr-final 0.05 --wd 0.01 --lambda 0.3 --mirror --val 0.05 --seed 1
 .PHONY: nnue-data nnue-data-text nnue-data-pack nnue-net
 nnue-data-text:
 	@if [ ! -f $(NNUE_DATA) ]; then \
