@@ -124,10 +124,10 @@ func (s *searcher) searchMoves(n *node, key uint64, alpha, beta int32) int32 {
 				skip = !s.seeGE(m, floor)
 			}
 		}
-		pos.MakeMove(m)
+		s.makeMove(m)
 		givesCheck := pos.InCheck()
 		if skip && !givesCheck {
-			pos.UnmakeMove()
+			s.unmakeMove()
 			continue
 		}
 		newDepth := depth - cost
@@ -155,7 +155,7 @@ func (s *searcher) searchMoves(n *node, key uint64, alpha, beta int32) int32 {
 				}
 			}
 		}
-		pos.UnmakeMove()
+		s.unmakeMove()
 		if s.stopped {
 			return 0
 		}

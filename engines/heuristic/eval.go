@@ -12,6 +12,19 @@ type Evaluator interface {
 	Evaluate(p *board.Position) int32
 }
 
+// Incremental is an Evaluator that follows the search from position to
+// position instead of reading each one whole (engines/nnue keeps a
+// network's accumulators up to date this way). The search calls SetRoot
+// with the root before it searches, Push(p, m) just before it makes move m
+// on p (board.NullMove for a null move) and Pop just after it takes the
+// move back, so that every Evaluate is of the position the pushes lead to.
+type Incremental interface {
+	Evaluator
+	SetRoot(p *board.Position)
+	Push(p *board.Position, m board.Move)
+	Pop()
+}
+
 // MaxEval bounds a static evaluation: every score beyond it is a mate.
 const MaxEval = mateBound - 1
 

@@ -54,9 +54,9 @@ func (s *searcher) quiescence(ply int, alpha, beta int32) int32 {
 		if s.qsSkip(m, stand, alpha) {
 			continue
 		}
-		pos.MakeMove(m)
+		s.makeMove(m)
 		v := -s.quiescence(ply+1, -beta, -alpha)
-		pos.UnmakeMove()
+		s.unmakeMove()
 		if s.stopped {
 			return 0
 		}

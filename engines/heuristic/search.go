@@ -42,6 +42,8 @@ type searcher struct {
 	eval Evaluator
 	tt   transTable
 	pos  *board.Position
+	// inc is eval when it follows the search's moves, else nil.
+	inc Incremental
 
 	// keys holds the Zobrist keys of the game history (the start FEN and
 	// every position after a game move), then of the current search path:
@@ -73,7 +75,24 @@ type searcher struct {
 }
 
 func newSearcher(cfg *config, eval Evaluator) *searcher {
-	return &searcher{cfg: cfg, eval: eval}
+	inc, _ := eval.(Incremental)
+	return &searcher{cfg: cfg, eval: eval, inc: inc}
+}
+
+// makeMove and unmakeMove make and take back a move of the search,
+// keeping an incremental evaluation in step.
+func (s *searcher) makeMove(m board.Move) {
+	if s.inc != nil {
+		s.inc.Push(s.pos, m)
+	}
+	s.pos.MakeMove(m)
+}
+
+func (s *searcher) unmakeMove() {
+	s.pos.UnmakeMove()
+	if s.inc != nil {
+		s.inc.Pop()
+	}
 }
 
 func (s *searcher) clearHeuristics() {
@@ -114,6 +133,9 @@ func (s *searcher) run(ctx context.Context, start time.Time, lim engines.Limits,
 	s.nodes, s.seldepth, s.stopped = 0, 0, false
 	s.nullFloor = 0
 	s.rootBest = board.NullMove
+	if s.inc != nil {
+		s.inc.SetRoot(pos)
+	}
 	if !s.cfg.keepTT {
 		s.tt.clear()
 	}
