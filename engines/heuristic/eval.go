@@ -16,8 +16,9 @@ type Evaluator interface {
 // position instead of reading each one whole (engines/nnue keeps a
 // network's accumulators up to date this way). The search calls SetRoot
 // with the root before it searches, Push(p, m) just before it makes move m
-// on p (board.NullMove for a null move) and Pop just after it takes the
-// move back, so that every Evaluate is of the position the pushes lead to.
+// on p and Pop just after it takes the move back, so that every Evaluate
+// is of the position the pushes lead to. A null move is not pushed: it
+// changes only the side to move, which Evaluate reads from p.
 type Incremental interface {
 	Evaluator
 	SetRoot(p *board.Position)

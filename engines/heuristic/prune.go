@@ -82,18 +82,12 @@ func (s *searcher) pruneNode(depth, ply, idx int, alpha, beta, eval int32, pvNod
 		if eval-beta >= 200 {
 			r++
 		}
-		if s.inc != nil {
-			s.inc.Push(pos, board.NullMove)
-		}
 		pos.MakeNullMove()
 		floor := s.nullFloor
 		s.nullFloor = idx + 1
 		v := -s.negamax(depth-1-r, ply+1, -beta, -beta+1, false)
 		s.nullFloor = floor
 		pos.UnmakeNullMove()
-		if s.inc != nil {
-			s.inc.Pop()
-		}
 		if s.stopped {
 			return 0, true
 		}

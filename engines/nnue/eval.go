@@ -135,16 +135,12 @@ func (e *Evaluator) SetRoot(p *board.Position) {
 	f.fresh = true
 }
 
-// Push records move m (board.NullMove for a null move) about to be made on
-// p.
+// Push records move m about to be made on p. A null move needs no push:
+// the accumulators do not depend on the side to move.
 func (e *Evaluator) Push(p *board.Position, m board.Move) {
 	e.top++
 	f := e.frameAt(e.top)
 	f.fresh = false
-	f.nAdd, f.nSub = 0, 0
-	if m == board.NullMove {
-		return
-	}
 	from, to := m.From(), m.To()
 	pc := p.PieceAt(from)
 	f.sub[0] = change{pc, from}
