@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"arena/engines/nnue"
 )
 
 const nnTestdata = "../../engines/nn/testdata/"
@@ -56,5 +59,40 @@ func TestModelAndEvalCommands(t *testing.T) {
 			t.Errorf("arena %s: exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr with %q",
 				strings.Join(c.args, " "), code, out.String(), errb.String(), c.code, c.out, c.errit)
 		}
+	}
+}
+
+// TestModelInfoNNUE: model info recognises an NNUE net by its magic and
+// describes its shape, activation, quantisation and checksum; a damaged
+// one is an error naming the file.
+func TestModelInfoNNUE(t *testing.T) {
+	dir := t.TempDir()
+	data, err := nnue.RandomNet(1, 32, nnue.CReLU).Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, bad := filepath.Join(dir, "n.bin"), filepath.Join(dir, "bad.nnue")
+	if err := os.WriteFile(good, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data[100] ^= 1
+	if err := os.WriteFile(bad, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"model", "info", good}, &out, &errb); code != 0 {
+		t.Fatalf("model info %s: exit %d, %s", good, code, errb.String())
+	}
+	n, _ := nnue.Load(good)
+	for _, want := range []string{"768 -> 32x2 -> 1", "clipped ReLU", "QA 255, QB 64, scale 400", "parameters    24,673",
+		fmt.Sprintf("crc32         %08x", n.CRC), "fits int16"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("model info %s lacks %q:\n%s", good, want, out.String())
+		}
+	}
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"model", "info", bad}, &out, &errb); code != 1 || !strings.Contains(errb.String(), bad+": CRC mismatch") {
+		t.Errorf("model info of a damaged net: exit %d, %q", code, errb.String())
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"slices"
 )
 
 // Magic opens every net file: "ARNNUE", a zero byte and the format version.
@@ -196,4 +197,34 @@ func (n *Net) WriteTo(w io.Writer) (int64, error) {
 	}
 	k, err := w.Write(data)
 	return int64(k), err
+}
+
+// AccumulatorBound is a bound on any accumulator value in a legal
+// position: per neuron, its bias plus the 32 largest of its feature
+// weights in size (a position has at most 32 pieces), the largest over the
+// neurons. The accumulators are int16, as in every NNUE engine: a net whose
+// bound passes 32767 may wrap in some positions, which its trainer's
+// (wider) arithmetic would not.
+func (n *Net) AccumulatorBound() int {
+	bound := 0
+	col := make([]int, Inputs)
+	for i := 0; i < n.Hidden; i++ {
+		for f := range col {
+			col[f] = abs(int(n.FeatureWeights[f*n.Hidden+i]))
+		}
+		slices.Sort(col)
+		sum := abs(int(n.FeatureBias[i]))
+		for _, w := range col[Inputs-32:] {
+			sum += w
+		}
+		bound = max(bound, sum)
+	}
+	return bound
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

@@ -13,6 +13,7 @@ import (
 	_ "arena/engines/heuristic"
 	_ "arena/engines/mcts"
 	_ "arena/engines/neural"
+	_ "arena/engines/nnue"
 	_ "arena/engines/random"
 	_ "arena/engines/supervised"
 )
@@ -51,7 +52,7 @@ func TestConformance(t *testing.T) {
 // built-in engines served as "arena uci NAME" does: the client and the
 // server together must keep the contract.
 func TestConformanceOverUCI(t *testing.T) {
-	for _, name := range []string{"heuristic", "mcts", "supervised", "giraffe", "deepchess"} {
+	for _, name := range []string{"heuristic", "mcts", "supervised", "giraffe", "deepchess", "nnue"} {
 		s := subject(t, name)
 		s.Name = "uci " + name
 		s.New = func(t *testing.T, opts map[string]string) engines.Engine {

@@ -4,6 +4,7 @@ package enginetest
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"arena/engines/board"
 	"arena/engines/nn"
 	"arena/engines/nn/nets"
+	"arena/engines/nnue"
 )
 
 // Model returns the path of the random-weight ValueNet fixture committed by
@@ -42,15 +44,35 @@ func SafetensorsModel(t testing.TB) string {
 	return path
 }
 
+// NNUENet writes a random NNUE net of width 256 in a temporary directory
+// and returns its path.
+func NNUENet(t testing.TB) string {
+	t.Helper()
+	data, err := nnue.RandomNet(1, 256, nnue.SCReLU).Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "random.nnue")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // Options is opts plus the fixture model when the registered engine name
 // takes a ValueNet model (its default is a shipped ValueNet) and opts sets
-// none. Engines with another kind of net (giraffe) keep their shipped net.
+// none. Engines with another kind of net (giraffe) keep their shipped net;
+// the nnue engine gets NNUENet in a build without the shipped NNUE net.
 func Options(t testing.TB, name string, opts map[string]string) map[string]string {
 	t.Helper()
 	values := map[string]string{}
 	if spec, err := engines.Lookup(name); err == nil {
 		if o, ok := spec.Option("model"); ok && slices.Contains(nets.Names(), strings.TrimPrefix(o.Default, nets.Prefix)) {
 			values["model"] = Model(t)
+		} else if ok && o.Default == nets.Prefix+nets.NNUE {
+			if _, err := nets.NNUEFile(); err != nil {
+				values["model"] = NNUENet(t)
+			}
 		}
 	}
 	for k, v := range opts {
