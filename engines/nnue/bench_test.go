@@ -36,7 +36,7 @@ func BenchmarkKernels(b *testing.B) {
 		})
 		b.Run("output/"+k.name, func(b *testing.B) {
 			for b.Loop() {
-				net.output(src, dst, k)
+				net.output(src, dst, net.dotFor(k))
 			}
 		})
 	}

@@ -1,6 +1,8 @@
 package nnue
 
 import (
+	"math"
+
 	"arena/engines/board"
 )
 
@@ -42,17 +44,28 @@ func (n *Net) refresh(acc []int16, p *board.Position, persp board.Color) {
 	}
 }
 
+// dotFor returns k's kernel for n's output dot products.
+func (n *Net) dotFor(k *kernels) func(acc, w []int16, qa int16) int64 {
+	if n.Activation == CReLU {
+		return k.dotCReLU
+	}
+	for _, w := range n.OutputWeights {
+		if abs(int(w))*int(n.QA) > math.MaxInt16 {
+			return k.dotSCReLU
+		}
+	}
+	return k.dotSCReLUSmall
+}
+
 // output is the evaluation in centipawns of the side to move whose
 // accumulator is us (them: the other side's), as the file format defines
-// it.
-func (n *Net) output(us, them []int16, k *kernels) int32 {
+// it; dot is n.dotFor's kernel.
+func (n *Net) output(us, them []int16, dot func(acc, w []int16, qa int16) int64) int32 {
 	w := n.OutputWeights
 	qa := int16(n.QA)
-	var out int64
+	out := dot(us, w[:n.Hidden], qa) + dot(them, w[n.Hidden:], qa)
 	if n.Activation == SCReLU {
-		out = (k.dotSCReLU(us, w[:n.Hidden], qa) + k.dotSCReLU(them, w[n.Hidden:], qa)) / int64(n.QA)
-	} else {
-		out = k.dotCReLU(us, w[:n.Hidden], qa) + k.dotCReLU(them, w[n.Hidden:], qa)
+		out /= int64(n.QA)
 	}
 	v := (out + int64(n.OutputBias)) * int64(n.Scale) / (int64(n.QA) * int64(n.QB))
 	return int32(min(max(v, -EvalLimit), EvalLimit))
@@ -66,7 +79,7 @@ func (n *Net) Evaluate(p *board.Position) int32 {
 	stm := p.SideToMove()
 	n.refresh(us, p, stm)
 	n.refresh(them, p, stm.Other())
-	return n.output(us, them, portable)
+	return n.output(us, them, n.dotFor(portable))
 }
 
 // change is a piece appearing on or leaving a square.
@@ -98,7 +111,8 @@ type frame struct {
 type Evaluator struct {
 	net    *Net
 	k      *kernels
-	zero   []int16 // the row of an absent change
+	dot    func(acc, w []int16, qa int16) int64 // the output's kernel
+	zero   []int16                              // the row of an absent change
 	frames []frame
 	top    int
 }
@@ -110,7 +124,7 @@ func NewEvaluator(net *Net) *Evaluator {
 }
 
 func newEvaluator(net *Net, k *kernels) *Evaluator {
-	return &Evaluator{net: net, k: k, zero: make([]int16, net.Hidden)}
+	return &Evaluator{net: net, k: k, dot: net.dotFor(k), zero: make([]int16, net.Hidden)}
 }
 
 // frameAt returns frame i, allocating the path's frames as it first grows
@@ -181,7 +195,7 @@ func (e *Evaluator) Evaluate(p *board.Position) int32 {
 		e.catchUp()
 	}
 	stm := p.SideToMove()
-	return e.net.output(f.acc[stm], f.acc[stm.Other()], e.k)
+	return e.net.output(f.acc[stm], f.acc[stm.Other()], e.dot)
 }
 
 // catchUp computes the top frame's accumulators from the nearest computed

@@ -48,10 +48,44 @@ func TestKernelsMatchPortable(t *testing.T) {
 					if g, w := k.dotSCReLU(acc, w, qa), dotSCReLUGo(acc, w, qa); g != w {
 						t.Fatalf("%s: SCReLU dot of width %d, QA %d: %d, portable %d", k.name, n, qa, g, w)
 					}
+					small := make([]int16, n) // |w| * qa <= 32767, at the limit
+					for i, x := range w {
+						small[i] = x % (32767/qa + 1)
+					}
+					if g, w := k.dotSCReLUSmall(acc, small, qa), dotSCReLUGo(acc, small, qa); g != w {
+						t.Fatalf("%s: small-weight SCReLU dot of width %d, QA %d: %d, portable %d", k.name, n, qa, g, w)
+					}
 					if g, w := k.dotCReLU(acc, w, qa), dotCReLUGo(acc, w, qa); g != w {
 						t.Fatalf("%s: CReLU dot of width %d, QA %d: %d, portable %d", k.name, n, qa, g, w)
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestOutputKernelChoice: the narrow SCReLU kernel is used only where
+// |w| * QA fits int16: output weights of 128 (x 255 = 32640) and of 129
+// (32895) on saturated accumulators evaluate as the portable reference.
+func TestOutputKernelChoice(t *testing.T) {
+	p := board.NewPosition()
+	for _, w := range []int16{128, 129, -129, -1000} {
+		n := &Net{Hidden: 48, QA: 255, QB: 64, Scale: 400, Activation: SCReLU, FeatureWeights: make([]int16, Inputs*48),
+			FeatureBias: make([]int16, 48), OutputWeights: make([]int16, 96)}
+		for i := range n.FeatureBias {
+			n.FeatureBias[i] = 300
+		}
+		for i := range n.OutputWeights {
+			n.OutputWeights[i] = w
+		}
+		n.Scale = 1 // keeps the value inside EvalLimit
+		// (2 x 48 x 255^2 x w / 255) x 1 / (255 x 64) = 1.5 w, toward zero.
+		want := int32(2 * 48 * int64(w) / 64)
+		for _, k := range paths() {
+			e := newEvaluator(n, k)
+			e.SetRoot(p)
+			if got := e.Evaluate(p); got != want {
+				t.Errorf("%s kernels, output weights %d: %d, want %d", k.name, w, got, want)
 			}
 		}
 	}

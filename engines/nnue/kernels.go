@@ -11,12 +11,15 @@ type kernels struct {
 	// rows are the net's zero row, so one kernel serves every kind of move.
 	update func(dst, src, a1, a2, s1, s2 []int16)
 	// dotSCReLU is sum clamp(acc[i], 0, qa)^2 * w[i], dotCReLU sum
-	// clamp(acc[i], 0, qa) * w[i], over len(acc) elements.
-	dotSCReLU func(acc, w []int16, qa int16) int64
-	dotCReLU  func(acc, w []int16, qa int16) int64
+	// clamp(acc[i], 0, qa) * w[i], over len(acc) elements. dotSCReLUSmall
+	// is dotSCReLU for weights with |w[i]| * qa <= 32767 (trained nets'
+	// output weights, as a rule), which SIMD computes in narrower lanes.
+	dotSCReLU      func(acc, w []int16, qa int16) int64
+	dotSCReLUSmall func(acc, w []int16, qa int16) int64
+	dotCReLU       func(acc, w []int16, qa int16) int64
 }
 
-var portable = &kernels{name: "go", update: updateGo, dotSCReLU: dotSCReLUGo, dotCReLU: dotCReLUGo}
+var portable = &kernels{name: "go", update: updateGo, dotSCReLU: dotSCReLUGo, dotSCReLUSmall: dotSCReLUGo, dotCReLU: dotCReLUGo}
 
 // active is the fastest path this CPU runs, chosen once (kernels_amd64.go).
 var active = bestKernels()

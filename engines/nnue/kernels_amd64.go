@@ -6,7 +6,8 @@ import "golang.org/x/sys/cpu"
 // wrappers hand the last len%16 elements to the Go kernels, so any hidden
 // width is right, and a width that is a multiple of 16 (256) runs in
 // assembly alone.
-var avx2 = &kernels{name: "avx2", update: updateAVX2Slices, dotSCReLU: dotSCReLUAVX2Slices, dotCReLU: dotCReLUAVX2Slices}
+var avx2 = &kernels{name: "avx2", update: updateAVX2Slices, dotSCReLU: dotSCReLUAVX2Slices,
+	dotSCReLUSmall: dotSCReLUSmallAVX2Slices, dotCReLU: dotCReLUAVX2Slices}
 
 func bestKernels() *kernels {
 	if cpu.X86.HasAVX2 {
@@ -28,6 +29,9 @@ func updateAVX2(dst, src, a1, a2, s1, s2 *int16, n int)
 
 //go:noescape
 func dotSCReLUAVX2(acc, w *int16, n int, qa int) int64
+
+//go:noescape
+func dotSCReLUSmallAVX2(acc, w *int16, n int, qa int) int64
 
 //go:noescape
 func dotCReLUAVX2(acc, w *int16, n int, qa int) int64
@@ -64,4 +68,15 @@ func dotCReLUAVX2Slices(acc, w []int16, qa int16) int64 {
 		sum = dotCReLUAVX2(&acc[0], &w[0], blocks, int(qa))
 	}
 	return sum + dotCReLUGo(acc[blocks:], w[blocks:], qa)
+}
+
+func dotSCReLUSmallAVX2Slices(acc, w []int16, qa int16) int64 {
+	n := len(acc)
+	w = w[:n]
+	blocks := n &^ 15
+	var sum int64
+	if blocks > 0 {
+		sum = dotSCReLUSmallAVX2(&acc[0], &w[0], blocks, int(qa))
+	}
+	return sum + dotSCReLUGo(acc[blocks:], w[blocks:], qa)
 }

@@ -86,6 +86,43 @@ screlu:
 screlued:
 	FINISH
 
+// func dotSCReLUSmallAVX2(acc, w *int16, n int, qa int) int64
+// For weights with |w| * QA <= 32767: v*w is exact in int16 (VPMULLW),
+// and VPMADDWD of v with it gives v[2i]*(v[2i]*w[2i]) + the next exactly
+// in int32. The int32 sums are widened to int64 every 256 elements (16
+// steps), before they could pass 16 x 2 x 1024 x 32767 < 2^31.
+TEXT ·dotSCReLUSmallAVX2(SB), NOSPLIT, $0-40
+	SETUP
+
+round:
+	CMPQ    AX, CX
+	JGE     rounded
+	VPXOR   Y3, Y3, Y3
+	MOVQ    AX, DX
+	ADDQ    $512, DX
+	CMPQ    DX, CX
+	CMOVQGT CX, DX
+
+small:
+	VMOVDQU  (SI)(AX*1), Y1
+	VPMAXSW  Y11, Y1, Y1
+	VPMINSW  Y10, Y1, Y1
+	VPMULLW  (DI)(AX*1), Y1, Y2
+	VPMADDWD Y2, Y1, Y2
+	VPADDD   Y2, Y3, Y3
+	ADDQ     $32, AX
+	CMPQ     AX, DX
+	JLT      small
+	VPMOVSXDQ X3, Y4
+	VEXTRACTI128 $1, Y3, X5
+	VPMOVSXDQ X5, Y5
+	VPADDQ   Y4, Y0, Y0
+	VPADDQ   Y5, Y0, Y0
+	JMP      round
+
+rounded:
+	FINISH
+
 // func updateAVX2(dst, src, a1, a2, s1, s2 *int16, n int)
 TEXT ·updateAVX2(SB), NOSPLIT, $0-56
 	MOVQ dst+0(FP), DI
