@@ -1,7 +1,10 @@
 package nnue
 
 import (
+	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -143,6 +146,23 @@ func TestNewEngine(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("model %s: error %v, want one saying %q", model, err, want)
+		}
+	}
+}
+
+// TestShippedNetEmbedded: the binary carries the shipped net exactly when
+// its file is in the tree, byte for byte, and it is a valid net.
+func TestShippedNetEmbedded(t *testing.T) {
+	file, fileErr := os.ReadFile(filepath.Join("..", "nn", "nets", nets.NNUE+".nnue"))
+	data, err := nets.NNUEFile()
+	switch {
+	case fileErr != nil && err == nil:
+		t.Errorf("no %s.nnue in the tree (%v), yet NNUEFile returns %d bytes", nets.NNUE, fileErr, len(data))
+	case fileErr == nil && (err != nil || !bytes.Equal(data, file)):
+		t.Errorf("%s.nnue is in the tree but not embedded as it is: %v", nets.NNUE, err)
+	case fileErr == nil:
+		if _, err := LoadModel("builtin:" + nets.NNUE); err != nil {
+			t.Error(err)
 		}
 	}
 }
