@@ -7,11 +7,12 @@ import (
 
 	"arena/engines/board"
 	"arena/engines/nn"
+	"arena/engines/nnue"
 )
 
 func init() {
 	register("eval", command{
-		summary: "print the ValueNet value of positions (--fen FEN or --epd FILE; --model FILE|builtin:NAME)",
+		summary: "print the ValueNet (or NNUE net) value of positions (--fen FEN or --epd FILE; --model FILE|builtin:NAME)",
 		run:     runEval,
 	})
 }
@@ -24,7 +25,8 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	epd := fs.String("epd", "", "`FILE` of positions, one FEN or EPD line each")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: arena eval [--model FILE|builtin:NAME] (--fen FEN | --epd FILE)")
-		fmt.Fprintln(stderr, "\nPrints each position, a tab and its value in [-1, 1] (positive: good for White).")
+		fmt.Fprintln(stderr, "\nPrints each position, a tab and its value in [-1, 1] (positive: good for White);")
+		fmt.Fprintln(stderr, "for an NNUE net (docs/nnue.md) the value is in centipawns, also from White's side.")
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
@@ -54,6 +56,13 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	if isNNUE(*model) {
+		if err := writeNNUEValues(stdout, *model, fens); err != nil {
+			fmt.Fprintf(stderr, "arena eval: %v\n", err)
+			return 1
+		}
+		return 0
+	}
 	w, _, err := readModel(*model)
 	var net *nn.Net
 	if err == nil {
@@ -68,4 +77,25 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return 0
+}
+
+// writeNNUEValues prints each position and the NNUE net's value of it in
+// centipawns from White's point of view.
+func writeNNUEValues(out io.Writer, model string, fens []string) error {
+	net, err := nnue.LoadModel(model)
+	if err != nil {
+		return err
+	}
+	for _, fen := range fens {
+		p, err := board.ParseFEN(fen)
+		if err != nil {
+			return err
+		}
+		v := net.Evaluate(p)
+		if p.SideToMove() == board.Black {
+			v = -v
+		}
+		fmt.Fprintf(out, "%s\t%d\n", fen, v)
+	}
+	return nil
 }

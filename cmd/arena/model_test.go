@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"arena/engines/board"
 	"arena/engines/nnue"
 )
 
@@ -89,6 +90,16 @@ func TestModelInfoNNUE(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("model info %s lacks %q:\n%s", good, want, out.String())
 		}
+	}
+	// eval gives its values in centipawns from White's side.
+	p, _ := board.ParseFEN("4k3/8/8/8/8/8/8/Q3K3 b - - 0 1")
+	if n.Evaluate(p) == 0 {
+		t.Fatal("the test net values the position at 0: the sign is not tested")
+	}
+	out.Reset()
+	if code := run([]string{"eval", "--model", good, "--fen", "4k3/8/8/8/8/8/8/Q3K3 b - - 0 1"}, &out, &errb); code != 0 ||
+		out.String() != fmt.Sprintf("4k3/8/8/8/8/8/8/Q3K3 b - - 0 1\t%d\n", -n.Evaluate(p)) {
+		t.Errorf("eval with an NNUE net: exit %d, %q, %s", code, out.String(), errb.String())
 	}
 	out.Reset()
 	errb.Reset()
