@@ -91,11 +91,23 @@ func TestEngineWorkdir(t *testing.T) {
 func TestEngineTimeMargin(t *testing.T) {
 	cfg := writeConfig(t, "judge: off\ntime_margin: 1s\nlimits: {movetime: 100ms}\nengines: [{name: A, engine: heuristic, time_margin: 50ms}, {name: B, engine: heuristic}]\n")
 	g := &game{cfg: cfg, eng: [2]config.EngineConfig{cfg.Engines[0], cfg.Engines[1]}}
-	if _, late := g.limits(0); late != 150*time.Millisecond {
+	if _, _, late := g.limits(0); late != 150*time.Millisecond {
 		t.Errorf("A's deadline %v, want 150ms (movetime + its own margin)", late)
 	}
-	if _, late := g.limits(1); late != 1100*time.Millisecond {
+	if _, _, late := g.limits(1); late != 1100*time.Millisecond {
 		t.Errorf("B's deadline %v, want 1.1s (movetime + the config's margin)", late)
+	}
+	// time_forfeit off: a late move is waited for up to move_timeout (or
+	// for ever with move_timeout 0), never less than the margin.
+	for _, tc := range []struct {
+		timeout string
+		want    time.Duration
+	}{{"2m", 100*time.Millisecond + 2*time.Minute}, {"10ms", 1100 * time.Millisecond}, {"0s", 0}} {
+		cfg := writeConfig(t, "judge: off\ntime_forfeit: off\nmove_timeout: "+tc.timeout+"\nlimits: {movetime: 100ms}\nengines: [{name: A, engine: heuristic}, {name: B, engine: heuristic}]\n")
+		g := &game{cfg: cfg, eng: [2]config.EngineConfig{cfg.Engines[0], cfg.Engines[1]}}
+		if _, limit, late := g.limits(0); limit != 100*time.Millisecond || late != tc.want {
+			t.Errorf("time_forfeit off, move_timeout %s: limit %v, deadline %v; want 100ms, %v", tc.timeout, limit, late, tc.want)
+		}
 	}
 }
 

@@ -90,7 +90,7 @@ func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply in
 		if p.cfg.Restart == config.RestartOn && !p.fresh {
 			p.stop()
 		}
-		if err := p.start(ctx, r.binary, engineMargin(p.cfg, r.cfg.TimeMargin)); err != nil {
+		if err := p.start(ctx, r.binary, engineGrace(p.cfg, r.cfg)); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -296,14 +296,15 @@ func (g *game) finish(winner int, termination, reason string) {
 // lose ends the game with a loss for side.
 func (g *game) lose(side int, termination, reason string) { g.finish(1-side, termination, reason) }
 
-// limits returns the search limits for the side to move and the time after
-// which its move is late: the move time or the clock plus the time margin,
-// or move_timeout when the engine has no time limit (0: none).
-func (g *game) limits(side int) (engines.Limits, time.Duration) {
+// limits returns the search limits for the side to move, its time limit
+// (the move time, or the clock before the move; 0: none) and the time
+// after which its move loses on time: the limit plus engineGrace, or
+// move_timeout when the engine has no time limit (0: never).
+func (g *game) limits(side int) (lim engines.Limits, limit, lose time.Duration) {
 	l := g.eng[side].Limits
-	lim := engines.Limits{MoveTime: l.MoveTime.D(), Nodes: l.Nodes, Depth: l.Depth}
-	margin := engineMargin(g.eng[side], g.cfg.TimeMargin)
-	if l.TC != nil {
+	lim = engines.Limits{MoveTime: l.MoveTime.D(), Nodes: l.Nodes, Depth: l.Depth}
+	switch {
+	case l.TC != nil:
 		lim.WTime, lim.BTime = g.clock[0], g.clock[1]
 		for s, inc := range []*time.Duration{&lim.WInc, &lim.BInc} {
 			if tc := g.eng[s].Limits.TC; tc != nil {
@@ -313,12 +314,17 @@ func (g *game) limits(side int) (engines.Limits, time.Duration) {
 		if l.TC.Moves > 0 {
 			lim.MovesToGo = l.TC.Moves - g.made[side]%l.TC.Moves
 		}
-		return lim, g.clock[side] + margin
+		limit = g.clock[side]
+	case l.MoveTime > 0:
+		limit = l.MoveTime.D()
+	default:
+		return lim, 0, g.cfg.MoveTimeout.D()
 	}
-	if l.MoveTime > 0 {
-		return lim, l.MoveTime.D() + margin
+	grace := engineGrace(g.eng[side], g.cfg)
+	if grace == forever {
+		return lim, limit, 0
 	}
-	return lim, g.cfg.MoveTimeout.D()
+	return lim, limit, limit + grace
 }
 
 // playMove asks the side to move for its move and plays it, or ends the game
@@ -331,7 +337,7 @@ func (r *runner) playMove(ctx context.Context, g *game) error {
 		return nil
 	}
 	hit := g.prepareSearch(side)
-	lim, late := g.limits(side)
+	lim, limit, late := g.limits(side)
 	mctx, cancel := ctx, context.CancelFunc(func() {})
 	if late > 0 {
 		mctx, cancel = context.WithTimeout(ctx, late)
@@ -354,6 +360,10 @@ func (r *runner) playMove(ctx context.Context, g *game) error {
 	}
 	if g.failed(side, p, res, err, elapsed, late) {
 		return nil
+	}
+	var overrun float64
+	if limit > 0 && elapsed > limit {
+		overrun = (elapsed - limit).Seconds()
 	}
 	name := sideNames[side]
 	san, err := g.play(res.Move)
@@ -388,6 +398,7 @@ func (r *runner) playMove(ctx context.Context, g *game) error {
 		RSSMB:     mb(rss),
 		PeakMB:    mb(peak),
 		Ponderhit: hit,
+		Overrun:   overrun,
 	})
 	return nil
 }
@@ -429,7 +440,11 @@ func (g *game) failed(side int, p *player, res engines.Result, err error, elapse
 		if err != nil {
 			p.stop()
 		}
-		g.lose(side, record.TermTimeForfeit, fmt.Sprintf("%s loses on time (%.2fs, limit %.2fs with the time margin)", name, elapsed.Seconds(), late.Seconds()))
+		with := "the time margin"
+		if !g.cfg.TimeForfeit.On() {
+			with = "move_timeout, time_forfeit off"
+		}
+		g.lose(side, record.TermTimeForfeit, fmt.Sprintf("%s loses on time (%.2fs, limit %.2fs with %s)", name, elapsed.Seconds(), late.Seconds(), with))
 	case err != nil:
 		crashed := !p.alive()
 		p.stop()

@@ -49,7 +49,7 @@ func (g *game) startPonder(side int) {
 	if mv == "" || !p.canPonder || !p.alive() || findMove(g.pos, mv) == nil {
 		return
 	}
-	lim, _ := g.limits(side)
+	lim, _, _ := g.limits(side)
 	// A failed send is a dying engine, which its next search reports.
 	if p.client.Ponder(engines.Position{FEN: g.fen, Moves: append(slices.Clone(g.moves), mv)}, lim) == nil {
 		g.pondering[side] = mv

@@ -154,7 +154,7 @@ func (m *match) startEngines(ctx context.Context) error {
 		wg.Go(func() {
 			slots <- struct{}{}
 			defer func() { <-slots }()
-			errs[i] = p.start(ctx, m.opt.Binary, engineMargin(p.cfg, m.cfg.TimeMargin))
+			errs[i] = p.start(ctx, m.opt.Binary, engineGrace(p.cfg, m.cfg))
 		})
 	}
 	wg.Wait()

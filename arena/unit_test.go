@@ -168,11 +168,11 @@ func TestLimitsForClock(t *testing.T) {
 	g := &game{cfg: &config.Config{TimeMargin: config.Duration(time.Second)},
 		eng:   [2]config.EngineConfig{{Limits: config.Limits{TC: tc}}, {Limits: config.Limits{MoveTime: config.Duration(time.Second)}}},
 		clock: [2]time.Duration{30 * time.Second, 0}, made: [2]int{39, 0}}
-	lim, late := g.limits(0)
+	lim, _, late := g.limits(0)
 	if lim.WTime != 30*time.Second || lim.WInc != 500*time.Millisecond || lim.BInc != 0 || lim.MovesToGo != 1 || late != 31*time.Second {
 		t.Errorf("clock limits %+v, late %v", lim, late)
 	}
-	lim, late = g.limits(1)
+	lim, _, late = g.limits(1)
 	if lim.MoveTime != time.Second || late != 2*time.Second {
 		t.Errorf("movetime limits %+v, late %v", lim, late)
 	}

@@ -90,10 +90,14 @@ type Config struct {
 	// or GameEndFivefold (played on to fivefold repetition and 75 moves).
 	GameEnd string `yaml:"game_end"`
 	// Adjudicate holds the score-based draw and resign rules (adjudicate.go).
-	Adjudicate  Adjudicate `yaml:"adjudicate,omitempty"`
-	Seed        int64      `yaml:"seed"`
-	TimeMargin  Duration   `yaml:"time_margin"`
-	MoveTimeout Duration   `yaml:"move_timeout"`
+	Adjudicate Adjudicate `yaml:"adjudicate,omitempty"`
+	Seed       int64      `yaml:"seed"`
+	TimeMargin Duration   `yaml:"time_margin"`
+	// TimeForfeit decides what a move later than its limit plus the time
+	// margin does: lose on time (on, the default) or be played with its
+	// overrun recorded (off).
+	TimeForfeit TimeForfeit `yaml:"time_forfeit,omitempty"`
+	MoveTimeout Duration    `yaml:"move_timeout"`
 	// StartTimeout, NewGameTimeout and PingTimeout bound every engine's
 	// and the judge's answers outside a search (uci.Timeouts; fastchess's
 	// -startup-ms, -ucinewgame-ms, -ping-ms): the start-up, the readyok
@@ -271,6 +275,28 @@ func ParseTimeControl(s string) (TimeControl, error) {
 	}
 	return tc, nil
 }
+
+// TimeForfeit is the time_forfeit setting. Its zero value is on, and on is
+// left out of config.yaml, so that the configs and run directories written
+// before the key existed (every one of which forfeited late moves) read,
+// and hash (ConfigHash), as what they played.
+type TimeForfeit struct{ Off bool }
+
+// On reports whether a late move loses on time.
+func (t TimeForfeit) On() bool { return !t.Off }
+
+// IsZero makes omitempty leave out the default, on.
+func (t TimeForfeit) IsZero() bool { return !t.Off }
+
+func (t TimeForfeit) String() string {
+	if t.Off {
+		return "off"
+	}
+	return "on"
+}
+
+// MarshalYAML writes on or off.
+func (t TimeForfeit) MarshalYAML() (any, error) { return t.String(), nil }
 
 // Duration is a time.Duration that YAML writes and reads as a Go duration
 // ("1.5s").

@@ -13,7 +13,7 @@ import (
 	"arena/tracker"
 )
 
-var topKeys = []string{"name", "format", "games", "pairs", "max_moves", "game_end", "adjudicate", "noswap", "reverse", "seed", "time_margin", "move_timeout", "start_timeout", "ucinewgame_timeout", "ping_timeout", "concurrency", "rating_interval", "log", "limits", "engines",
+var topKeys = []string{"name", "format", "games", "pairs", "max_moves", "game_end", "adjudicate", "noswap", "reverse", "seed", "time_margin", "time_forfeit", "move_timeout", "start_timeout", "ucinewgame_timeout", "ping_timeout", "concurrency", "rating_interval", "log", "limits", "engines",
 	"anchor", "openings", "sprt", "judge", "output", "sweep"}
 
 // config decodes the top-level mapping into c, then fills in what depends
@@ -93,6 +93,10 @@ func (d *decoder) topKey(key string, v *yaml.Node, c *Config, st *topLevel) erro
 		c.Seed, err = d.int(v, key, math.MinInt64)
 	case "time_margin":
 		c.TimeMargin, err = d.duration(v, key)
+	case "time_forfeit":
+		var on bool
+		on, err = d.bool(v, key)
+		c.TimeForfeit = TimeForfeit{Off: !on}
 	case "move_timeout":
 		c.MoveTimeout, err = d.duration(v, key)
 	case "start_timeout":

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -24,10 +25,11 @@ import (
 
 // ClientConfig is how the engine's process is started. The client's own
 // watchdog (which stops a search running past its time budget) is set
-// beyond the time margin, so that the arena's deadline, not the client,
-// decides when a move is late.
-func ClientConfig(e config.EngineConfig, arenaBinary string, margin time.Duration) uci.ClientConfig {
-	watchdog := margin + time.Second
+// beyond grace, how long a move may run past its limit before it loses on
+// time (the margin, or more with time_forfeit off), so that the arena's
+// deadline, not the client, decides when a move is late.
+func ClientConfig(e config.EngineConfig, arenaBinary string, grace time.Duration) uci.ClientConfig {
+	watchdog := min(grace, time.Duration(math.MaxInt64)-time.Second) + time.Second
 	if !e.Builtin() {
 		return uci.ClientConfig{Command: e.Command, Args: e.Args, Dir: e.Workdir, Options: e.Options, SearchMargin: watchdog}
 	}
@@ -52,10 +54,10 @@ type Process struct {
 	Ponder bool
 }
 
-// Start runs e's process with the time margin and the timeouts of answers
-// outside a search. Errors name the engine.
-func Start(ctx context.Context, e config.EngineConfig, arenaBinary string, margin time.Duration, t uci.Timeouts) (Process, error) {
-	cc := ClientConfig(e, arenaBinary, margin)
+// Start runs e's process with its grace past a time limit (ClientConfig)
+// and the timeouts of answers outside a search. Errors name the engine.
+func Start(ctx context.Context, e config.EngineConfig, arenaBinary string, grace time.Duration, t uci.Timeouts) (Process, error) {
+	cc := ClientConfig(e, arenaBinary, grace)
 	cc.Timeouts = t
 	var pr Process
 	if e.Log != "" {

@@ -155,6 +155,13 @@ func timeLimitLine(cfg *config.Config) string {
 		}
 	}
 	margin := fmt.Sprintf(" (a move later than the limit + %s loses on time)", cfg.TimeMargin)
+	if !cfg.TimeForfeit.On() {
+		margin = " (time_forfeit off: a late move is played, its overrun recorded"
+		if cfg.MoveTimeout > 0 {
+			margin += fmt.Sprintf("; one taking over the limit + %s loses on time", max(cfg.TimeMargin, cfg.MoveTimeout))
+		}
+		margin += ")"
+	}
 	hasTime := false
 	var parts []string
 	for _, e := range cfg.Engines {

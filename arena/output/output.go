@@ -53,7 +53,7 @@ const (
 var CSVHeader = []string{
 	"game", "ply", "side", "engine", "move_uci", "move_san", "time_s", "nodes", "depth", "seldepth",
 	"score_cp", "score_mate", "pv", "rss_mb", "peak_rss_mb", "eval_cp", "cpl", "accuracy", "class",
-	"book", "ponderhit",
+	"book", "ponderhit", "overrun_s",
 }
 
 // Writer writes a run's game files. games.jsonl gets every game as it
@@ -251,7 +251,7 @@ func writeCSV(cw *csv.Writer, g *record.GameRecord) {
 			ftoa(m.Time), strconv.FormatInt(m.Nodes, 10), strconv.Itoa(m.Depth), strconv.Itoa(m.SelDepth),
 			strconv.Itoa(m.ScoreCP), strconv.Itoa(m.Mate), strings.Join(m.PV, " "),
 			ftoa(m.RSSMB), ftoa(m.PeakMB), optInt(m.EvalCP), optInt(m.CPL), optFloat(m.Accuracy), string(m.Class),
-			strconv.FormatBool(m.Book), strconv.FormatBool(m.Ponderhit),
+			strconv.FormatBool(m.Book), strconv.FormatBool(m.Ponderhit), ftoa(m.Overrun),
 		})
 	}
 }

@@ -67,6 +67,7 @@ func NewBuilder(cfg *config.Config, ri RunInfo) *Builder {
 		GamesPlanned: ri.Planned,
 		MaxMoves:     cfg.MaxMoves,
 		TimeMargin:   cfg.TimeMargin.String(),
+		TimeForfeit:  cfg.TimeForfeit.String(),
 		Judge:        JudgeSummary{Enabled: !cfg.Judge.Off},
 		ConfigHash:   ri.ConfigHash,
 		PlayedConfig: ri.Played,
@@ -155,6 +156,11 @@ func (b *Builder) Add(g *GameRecord) GameSummary {
 		}
 		if m.Ponderhit {
 			es.Ponderhits++
+		}
+		if m.Overrun > 0 {
+			es.Overruns++
+			es.MaxOverrun = math.Max(es.MaxOverrun, m.Overrun)
+			es.TotalOverrun += m.Overrun
 		}
 		es.Moves++
 		a.time += m.Time

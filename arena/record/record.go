@@ -83,6 +83,11 @@ type MoveRecord struct {
 	// from the ponderhit.
 	Book      bool `json:"book,omitempty"`
 	Ponderhit bool `json:"ponderhit,omitempty"`
+	// Overrun is how far the move ran past its time limit (the move time,
+	// or the mover's clock before the move), in seconds; 0 within it. A
+	// move past the limit plus the time margin loses on time unless
+	// time_forfeit is off, so larger overruns are recorded only then.
+	Overrun float64 `json:"overrun_s,omitempty"`
 	// Judge fields, nil when the judge is off. EvalCP is the judge's
 	// evaluation after the move from White's point of view (mates as
 	// ±mate_score), as lichess shows evaluations.

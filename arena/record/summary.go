@@ -27,6 +27,7 @@ type Summary struct {
 	GamesPlayed  int    `json:"games_played"`
 	MaxMoves     int    `json:"max_moves"`
 	TimeMargin   string `json:"time_margin"`
+	TimeForfeit  string `json:"time_forfeit"` // on: a move past its limit plus the margin loses; off: it is played
 	Openings     string `json:"openings,omitempty"`
 	GamePairs    bool   `json:"game_pairs"` // the config's pairs: games 2k-1 and 2k of a pairing share an opening
 	// Adjudications counts the adjudicated games by rule (draw, resign,
@@ -148,6 +149,12 @@ type EngineSummary struct {
 	// from a ponderhit.
 	BookMoves  int `json:"book_moves,omitempty"`
 	Ponderhits int `json:"ponderhits,omitempty"`
+	// Overruns counts the moves that ran past their time limit (see
+	// MoveRecord.Overrun), MaxOverrun is the largest overrun and
+	// TotalOverrun their sum, in seconds.
+	Overruns     int     `json:"overruns,omitempty"`
+	MaxOverrun   float64 `json:"max_overrun_s,omitempty"`
+	TotalOverrun float64 `json:"total_overrun_s,omitempty"`
 
 	AvgTime  float64 `json:"avg_time_s"`
 	MaxTime  float64 `json:"max_time_s"`

@@ -15,6 +15,8 @@
 //	slownewgame answers the isready after each ucinewgame -late late
 //	twice    writes its bestmove twice, as if a stale answer of this
 //	         search were the next one's
+//	slowstart answers its process's first "go" -late late (a start-up
+//	         cost: a net loaded at the first search), the rest at once
 package main
 
 import (
@@ -30,7 +32,7 @@ import (
 )
 
 func main() {
-	mode := flag.String("mode", "normal", "normal, illegal, nomove, crash, hang, late, latecrash, absurd, slownewgame or twice")
+	mode := flag.String("mode", "normal", "normal, illegal, nomove, crash, hang, late, latecrash, absurd, slownewgame, twice or slowstart")
 	after := flag.Int("after", 0, "misbehave from this many plies into the game")
 	late := flag.Duration("late", 3*time.Second, "delay of the answer in -mode late and slownewgame")
 	spread := flag.Bool("spread", false, "vary the move with the ply instead of playing the first legal one")
@@ -43,6 +45,7 @@ func main() {
 	}
 	var b board
 	newGame := false // an isready after ucinewgame is due (slownewgame)
+	started := false // a "go" has come (slowstart)
 	in := bufio.NewScanner(os.Stdin)
 	for in.Scan() {
 		f := strings.Fields(in.Text())
@@ -70,11 +73,15 @@ func main() {
 				os.Exit(2)
 			}
 		case "go":
+			if *mode == "slowstart" && !started {
+				time.Sleep(*late)
+			}
+			started = true
 			if b.pos == nil {
 				b.pos = chess.StartingPosition()
 			}
 			plies := len(b.moves)
-			misbehave := *mode != "normal" && plies >= *after
+			misbehave := *mode != "normal" && *mode != "slowstart" && plies >= *after
 			if misbehave {
 				switch *mode {
 				case "crash":

@@ -86,6 +86,10 @@ func thesisRowOf(set string, c *config.Config) (*ThesisExperiment, int, string) 
 			if c.Games != r.Games {
 				return nil, 0, fmt.Sprintf("%d games, want the thesis's %d", c.Games, r.Games)
 			}
+			// The thesis's arena waited for every move: none was lost on time.
+			if c.TimeForfeit.On() {
+				return nil, 0, "time_forfeit on, want off (the thesis's games had no loss on time)"
+			}
 			if book != (set == "time") {
 				return nil, 0, fmt.Sprintf("openings %+v pairs %v: faithful from the start position, time-matched from a book in pairs", c.Openings, c.Pairs)
 			}
