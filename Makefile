@@ -3,8 +3,15 @@ BIN := bin/arena
 
 .PHONY: build test test-long test-tools fuzz fuzz-short bench soak run stockfish fmt clean report-check reproduce reproduce-fast ablation ablation-report nets-data nets-supervised nets-selfplay nets-heldout nets-acpl nets-deepchess-data nets-deepchess
 
+# The commit the binary is built from, stamped with -ldflags -X (internal/version): builds
+# here run with GOFLAGS=-buildvcs=false, so the go command stamps none; dirty when the work
+# tree has changes. Every run records it (summary.json, games.jsonl), arena --version prints it.
+COMMIT = $(shell git rev-parse HEAD 2>/dev/null)
+DIRTY = $(shell test -n "$$(git status --porcelain 2>/dev/null)" && echo true)
+LDFLAGS = -X arena/internal/version.commit=$(COMMIT) -X arena/internal/version.dirty=$(DIRTY)
+
 build:
-	$(GO) build -o $(BIN) ./cmd/arena
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/arena
 
 # go test's 10-minute limit a package is raised to 20: a package's wall time is its CPU time
 # times the machine's load, and the largest (arena, 40 s of CPU) must pass on a busy machine.

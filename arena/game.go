@@ -14,6 +14,7 @@ import (
 	"arena/arena/record"
 	"arena/engines"
 	"arena/engines/uci"
+	"arena/internal/version"
 	"arena/tracker"
 )
 
@@ -59,11 +60,13 @@ func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply in
 		adj:    adjudicator{rules: r.cfg.Adjudicate},
 		number: spec.Number,
 		rec: &record.GameRecord{
-			Game:  spec.Number,
-			White: r.cfg.Engines[spec.White].Name,
-			Black: r.cfg.Engines[spec.Black].Name,
-			Pair:  spec.Pair,
-			Start: time.Now().UTC().Truncate(time.Second),
+			Schema:      record.Schema,
+			ArenaCommit: version.Stamp(),
+			Game:        spec.Number,
+			White:       r.cfg.Engines[spec.White].Name,
+			Black:       r.cfg.Engines[spec.Black].Name,
+			Pair:        spec.Pair,
+			Start:       time.Now().UTC().Truncate(time.Second),
 		},
 	}
 	g.players = [2]*player{r.players[spec.White], r.players[spec.Black]}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"arena/arena/openings"
 	"arena/arena/output"
 	"arena/arena/record"
+	"arena/internal/version"
 	"arena/tracker"
 )
 
@@ -225,6 +227,9 @@ func (m *match) open(ctx context.Context, dir string) error {
 	m.started = time.Now().UTC().Truncate(time.Second)
 	if prev, _ := readSummaryHead(dir); prev != nil && len(idx) > 0 {
 		m.started = prev.Started
+		if w := mixedVersions(prev, len(idx)); w != "" {
+			m.warnings = append(m.warnings, w)
+		}
 	}
 	played, err := GameKeys(m.cfg)
 	if err != nil {
@@ -283,6 +288,29 @@ func (m *match) open(ctx context.Context, dir string) error {
 		planned: m.planned, prior: m.prior, began: m.began, st: m.st, sum: m.b.Summary(),
 		ratingEvery: cmp.Or(m.opt.RatingInterval, m.cfg.RatingInterval)}
 	return m.writeSummaries(m.b.Summary(), true)
+}
+
+// mixedVersions warns when a resumed run's finished games were played by
+// another arena build than this one: its numbers then mix two versions of
+// the code. The summary lists every commit (versions.arena_commits).
+func mixedVersions(prev *record.Summary, finished int) string {
+	now := version.Stamp()
+	played := prev.Versions.ArenaCommits
+	if len(played) == 0 {
+		played = []string{prev.Versions.Arena}
+	}
+	for i, c := range played {
+		// Summaries of schema 1 name the module version ("(devel)") or a
+		// 12-character revision, never the full commit.
+		if prev.Schema < 2 {
+			played[i] = version.Unknown + " (" + c + ")"
+		}
+	}
+	if len(played) == 1 && played[0] == now {
+		return ""
+	}
+	return fmt.Sprintf("mixed versions: the %d games already played were played by arena %s; this run plays the rest with arena %s (summary.json: versions.arena_commits)",
+		finished, strings.Join(played, ", "), now)
 }
 
 // printSetup prints what the configuration block does not say: concurrency,

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"arena/arena/config"
 	"arena/arena/openings"
 	"arena/arena/record"
+	"arena/internal/version"
 )
 
 func TestSchedule(t *testing.T) {
@@ -271,5 +273,30 @@ func TestPGNBookFromConfig(t *testing.T) {
 	full := openingOrder(3, 3, "random", 1, cfg.Seed)
 	if games[0].Opening != &ops[full[1]] || games[2].Opening != &ops[full[2]] || games[1].Opening != games[0].Opening {
 		t.Errorf("openings %v %v %v, want book entries %d, %d (order from start 1: %v)", games[0].Opening, games[1].Opening, games[2].Opening, full[1], full[2], full)
+	}
+}
+
+// A resume by another build than the one that played the finished games
+// warns "mixed versions", and the summary lists every commit that played.
+func TestMixedVersions(t *testing.T) {
+	now := version.Stamp()
+	if w := mixedVersions(&record.Summary{Schema: record.Schema, Versions: record.Versions{Arena: now}}, 3); w != "" {
+		t.Errorf("same build: warning %q, want none", w)
+	}
+	for _, prev := range []*record.Summary{
+		{Versions: record.Versions{Arena: "(devel)"}}, // schema 1
+		{Schema: record.Schema, Versions: record.Versions{Arena: "0123456789abcdef0123456789abcdef01234567"}},
+		{Schema: record.Schema, Versions: record.Versions{Arena: now, ArenaCommits: []string{"unknown", now}}},
+	} {
+		if w := mixedVersions(prev, 3); !strings.HasPrefix(w, "mixed versions: the 3 games already played were played by arena ") {
+			t.Errorf("previous %+v: warning %q, want mixed versions", prev.Versions, w)
+		}
+	}
+	b := record.NewBuilder(&config.Config{Engines: []config.EngineConfig{{Name: "A"}, {Name: "B"}}}, record.RunInfo{})
+	for _, c := range []string{"", "abc", "abc", "def"} {
+		b.Add(&record.GameRecord{White: "A", Black: "B", Result: "1-0", ArenaCommit: c})
+	}
+	if got := b.Summary().Versions.ArenaCommits; !slices.Equal(got, []string{version.Unknown, "abc", "def"}) {
+		t.Errorf("versions.arena_commits %v, want unknown, abc, def", got)
 	}
 }

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"cmp"
 	"maps"
 	"math"
 	"runtime"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"arena/arena/config"
+	"arena/internal/version"
 	"arena/tracker"
 )
 
@@ -28,6 +30,7 @@ type Builder struct {
 	pairOrder [][2]int
 	sprt      *sprtState
 	ko        *Knockout
+	commits   []string // the arena commits of the games so far, first appearance first
 }
 
 // engineAcc is the running sums of one engine's moves.
@@ -59,6 +62,7 @@ type RunInfo struct {
 // NewBuilder starts the summary of a run with no games.
 func NewBuilder(cfg *config.Config, ri RunInfo) *Builder {
 	s := Summary{
+		Schema:       Schema,
 		Name:         cfg.Name,
 		RunDir:       ri.Dir,
 		Started:      ri.Started,
@@ -75,7 +79,7 @@ func NewBuilder(cfg *config.Config, ri RunInfo) *Builder {
 		Cores:        runtime.NumCPU(),
 		Warnings:     ri.Warnings,
 		Versions: Versions{
-			Arena:   Version(),
+			Arena:   version.Stamp(),
 			Go:      runtime.Version(),
 			OS:      runtime.GOOS + "/" + runtime.GOARCH,
 			Engines: map[string]string{},
@@ -112,6 +116,12 @@ func NewBuilder(cfg *config.Config, ri RunInfo) *Builder {
 // after the game.
 func (b *Builder) Add(g *GameRecord) GameSummary {
 	s := &b.s
+	if c := cmp.Or(g.ArenaCommit, version.Unknown); !slices.Contains(b.commits, c) {
+		b.commits = append(b.commits, c)
+		if len(b.commits) > 1 {
+			s.Versions.ArenaCommits = b.commits
+		}
+	}
 	w, k := b.index[g.White], b.index[g.Black]
 	for _, id := range []struct{ name, id string }{{g.White, g.WhiteID}, {g.Black, g.BlackID}} {
 		if id.id != "" && s.Versions.Engines[id.name] == "" {

@@ -15,6 +15,12 @@ import (
 	"arena/tracker"
 )
 
+// Schema is the version of the run files' format this arena writes
+// (summary.json, games.jsonl, moves.csv). docs/arena.md ("Schema") lists
+// what each version added; files without a schema field are version 1,
+// and readers cope with every version.
+const Schema = 2
+
 // Termination values of the PGN Termination tag (PGN standard 9.8.1, plus
 // "illegal move" as cutechess writes it).
 const (
@@ -28,9 +34,14 @@ const (
 // GameRecord is one finished game: what games.jsonl holds per line, and
 // what a resumed run reloads.
 type GameRecord struct {
-	Game  int    `json:"game"` // 1-based
-	White string `json:"white"`
-	Black string `json:"black"`
+	// Schema is the version of the format the line was written in
+	// (Schema), ArenaCommit the commit of the arena that played the game
+	// (version.Stamp); both absent in files of schema 1.
+	Schema      int    `json:"schema,omitempty"`
+	ArenaCommit string `json:"arena_commit,omitempty"`
+	Game        int    `json:"game"` // 1-based
+	White       string `json:"white"`
+	Black       string `json:"black"`
 	// Pair numbers the game pairs of the schedule (1-based; the two games
 	// of a pair share an opening with the colours swapped); 0: unpaired.
 	Pair        int    `json:"pair,omitempty"`

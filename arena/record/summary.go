@@ -1,7 +1,6 @@
 package record
 
 import (
-	"runtime/debug"
 	"time"
 
 	"arena/tracker"
@@ -14,6 +13,9 @@ const JudgeTiming = "after each game, beside play"
 
 // Summary is summary.json: the match's aggregates, rewritten after every game.
 type Summary struct {
+	// Schema is the version of the run files' format (Schema); absent
+	// (0) in files written before it was recorded, which are version 1.
+	Schema   int       `json:"schema"`
 	Name     string    `json:"name"`
 	RunDir   string    `json:"run_dir"`
 	Started  time.Time `json:"started"`
@@ -119,11 +121,18 @@ type JudgeSummary struct {
 
 // Versions identifies the software that produced the results.
 type Versions struct {
-	Arena   string            `json:"arena"`
-	Go      string            `json:"go"`
-	OS      string            `json:"os"`
-	Engines map[string]string `json:"engines"` // name -> UCI id name
-	Judge   string            `json:"judge,omitempty"`
+	// Arena is the commit of the arena that wrote the summary
+	// (version.Stamp: the full hash, +dirty for a modified work tree).
+	// ArenaCommits lists, when the run's games were played by more than
+	// one (a resume or shards by another build), every commit in the
+	// order its first game was committed; "unknown" for games that
+	// recorded none.
+	Arena        string            `json:"arena"`
+	ArenaCommits []string          `json:"arena_commits,omitempty"`
+	Go           string            `json:"go"`
+	OS           string            `json:"os"`
+	Engines      map[string]string `json:"engines"` // name -> UCI id name
+	Judge        string            `json:"judge,omitempty"`
 }
 
 // EngineSummary aggregates one engine over all its games. Averages are per
@@ -215,25 +224,4 @@ type GameSummary struct {
 	BlackAccuracy *float64 `json:"black_accuracy"`
 	JudgeError    string   `json:"judge_error,omitempty"`
 	LLR           *float64 `json:"llr,omitempty"` // the SPRT's LLR after this game
-}
-
-// Version is the module version or VCS revision the binary was built from.
-func Version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	v := bi.Main.Version
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" {
-			v = s.Value
-			if len(v) > 12 {
-				v = v[:12]
-			}
-		}
-		if s.Key == "vcs.modified" && s.Value == "true" {
-			v += "+dirty"
-		}
-	}
-	return v
 }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
+
+	"arena/internal/version"
 )
 
 func init() {
@@ -20,27 +22,21 @@ func printVersion(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// versionString is "arena (devel) commit 1671e53c2a4d (modified) 2026-11-23T10:03:00Z, go1.24.1
-// linux/amd64" from the build information the go command embeds: the module
-// version ("(devel)" for a build from a checkout) and, when built inside the
-// git work tree, the commit, its time and whether the tree had changes.
+// versionString is "arena (devel) commit 1671e53c2a4d...(40 hex) (modified),
+// go1.26 linux/amd64": the module version ("(devel)" for a build from a
+// checkout) and the commit make build stamps (internal/version), with
+// "(modified)" when the work tree had changes.
 func versionString() string {
-	version, commit := "unknown", "unknown commit"
+	v := "unknown"
 	if info, ok := debug.ReadBuildInfo(); ok {
-		version = info.Main.Version
-		settings := map[string]string{}
-		for _, s := range info.Settings {
-			settings[s.Key] = s.Value
-		}
-		if rev := settings["vcs.revision"]; rev != "" {
-			commit = "commit " + rev[:min(12, len(rev))]
-			if settings["vcs.modified"] == "true" {
-				commit += " (modified)"
-			}
-			if t := settings["vcs.time"]; t != "" {
-				commit += " " + t
-			}
+		v = info.Main.Version
+	}
+	commit := "unknown commit"
+	if rev, modified := version.Commit(); rev != "" {
+		commit = "commit " + rev
+		if modified {
+			commit += " (modified)"
 		}
 	}
-	return fmt.Sprintf("arena %s %s, %s %s/%s", version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return fmt.Sprintf("arena %s %s, %s %s/%s", v, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
