@@ -199,6 +199,13 @@ reproduce: build stockfish
 	$(GO) run ./studies/thesis/cmd/thesis-report --out $(REPRODUCTION) $$(for s in $(THESIS_ALL_SETS); do \
 		[ -d $(THESIS_RESULTS)/$$s ] && echo $(THESIS_RESULTS)/$$s; done)
 
+# thesis-replay: the games of the faithful and time-matched runs that ended on time, played
+# again with time_forfeit off (scripts/thesis-replay.sh); resumable: run it again after an
+# interruption. Timed games: run it on a quiet machine and say the load.
+.PHONY: thesis-replay
+thesis-replay: build stockfish
+	BIN=$(BIN) THESIS_RESULTS=$(THESIS_RESULTS) REJUDGE_PROTOCOL=$(REJUDGE_PROTOCOL) scripts/thesis-replay.sh
+
 # ablation: preset strong against strong minus each technique (docs/ablation.md), 1,000
 # node-limited games a technique (about 25 min each on 2 cores), one config after another;
 # a run already in $(ABLATION_RESULTS)/ (committed, or interrupted) is resumed, a finished one
