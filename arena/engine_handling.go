@@ -9,10 +9,7 @@ import (
 // engineMargin is the time margin of engine e: its own time_margin, else
 // the config's.
 func engineMargin(e config.EngineConfig, global config.Duration) time.Duration {
-	if e.TimeMargin != nil {
-		return e.TimeMargin.D()
-	}
-	return global.D()
+	return e.Margin(global)
 }
 
 // forever is a grace that never runs out (time_forfeit off with

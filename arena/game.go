@@ -81,9 +81,12 @@ func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply in
 		return nil, fmt.Errorf("game %d: start position %q: %w", spec.Number, g.fen, err)
 	}
 	g.begin(chess.NewGame(opt).Position())
+	// A clock starts at base plus increment, as fastchess starts it
+	// (TimeControl's time_left_): the first move earns its increment
+	// before it is made, as every later one does.
 	for s := range 2 {
 		if tc := g.eng[s].Limits.TC; tc != nil {
-			g.clock[s] = tc.Base
+			g.clock[s] = tc.Base + tc.Inc
 		}
 	}
 	started := time.Now()

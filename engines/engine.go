@@ -59,6 +59,10 @@ type Limits struct {
 	BInc      time.Duration
 	MovesToGo int
 	Infinite  bool
+	// Overhead is kept back from the clock on every move (the engine's
+	// Move Overhead option, set by the UCI server): time the GUI counts
+	// and the engine does not see.
+	Overhead time.Duration
 }
 
 // HasClock reports whether a game clock (wtime/btime) is set.

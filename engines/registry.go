@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // OptionType is the type of an engine option, with the UCI option types' meaning.
@@ -91,6 +92,7 @@ func Register(s Spec) {
 	if _, dup := registry[s.Name]; dup {
 		panic("engines: duplicate engine " + s.Name)
 	}
+	s.Options = append(s.Options, moveOverheadOption)
 	if len(s.Presets) > 0 {
 		s.Options = append(slices.Clone(s.Options), presetOption(s.Presets))
 		for _, p := range s.Presets {
@@ -110,6 +112,24 @@ func Register(s Spec) {
 	}
 	registry[s.Name] = s
 }
+
+// MoveOverheadOption is the option Register gives every built-in engine,
+// named as Stockfish's: milliseconds kept back from the clock on every move
+// for the part of the move's time the engine does not see (the GUI writing
+// "go", the pipe, the scheduler before the engine reads it, and after its
+// bestmove until the GUI reads it). The engines do not read it: the UCI
+// server puts it into Limits.Overhead (an in-process search has no pipe).
+const MoveOverheadOption = "Move Overhead"
+
+// DefaultMoveOverhead is the Move Overhead default, sized on the 2-core
+// machines these engines are measured on (docs/parity.md, "Clocks"): the
+// time a harness's go-to-bestmove measurement exceeds the engine's own
+// under load.
+const DefaultMoveOverhead = 100 * time.Millisecond
+
+var moveOverheadOption = Option{Name: MoveOverheadOption, Type: Spin,
+	Default: strconv.FormatInt(DefaultMoveOverhead.Milliseconds(), 10), Min: 0, Max: 10_000,
+	Help: "milliseconds kept back from the clock on every move for the GUI's and the pipe's latency (wtime/btime only)"}
 
 // presetOption describes the preset combo of an engine with presets.
 func presetOption(presets []Preset) Option {

@@ -9,9 +9,6 @@ const (
 	// defaultMovesToGo is the number of moves the remaining time is spread
 	// over when the GUI does not say (sudden death or increment games).
 	defaultMovesToGo = 30
-	// moveOverhead is kept back from the clock on every move for process
-	// and pipe latency between the engine deciding and the GUI receiving.
-	moveOverhead = 50 * time.Millisecond
 	// hardFactor lets one move overrun its target when an iteration is
 	// under way, up to this multiple of the target.
 	hardFactor = 3
@@ -31,11 +28,11 @@ const (
 //
 // Precedence: Infinite gives no time limit; otherwise MoveTime gives exactly
 // MoveTime (soft == hard); otherwise a clock (wtime/btime) gives
-// soft = remaining/movestogo + 3/4 increment (movestogo defaults to 30), and
-// hard = 3*soft; both are capped at the remaining time minus a 50ms overhead
-// (minus half the remaining time when that is less than 50ms), and further
-// at half of that unless this is the last move before the time control
-// (movestogo 1), so one move never spends the whole clock.
+// soft = left/movestogo + 3/4 increment (movestogo defaults to 30), and
+// hard = 3*soft, where left is the remaining time minus Overhead; both are
+// capped at left, and at half of it unless this is the last move before
+// the time control (movestogo 1), so one move never spends the whole
+// clock. With left at or below 0 the engine answers at once.
 func (l Limits) Budget(white bool) (soft, hard time.Duration) {
 	switch {
 	case l.Infinite:
@@ -49,21 +46,19 @@ func (l Limits) Budget(white bool) (soft, hard time.Duration) {
 	if white {
 		remaining, inc = l.WTime, l.WInc
 	}
-	if remaining <= 0 {
-		// Our own clock is unset or already at zero: answer at once.
+	left := remaining - l.Overhead
+	if left <= 0 {
+		// Our own clock is unset, at zero or within the overhead: answer
+		// at once.
 		return minThink, minThink
 	}
 	mtg := l.MovesToGo
 	if mtg <= 0 {
 		mtg = defaultMovesToGo
 	}
-	soft = remaining/time.Duration(mtg) + inc*3/4
+	soft = left/time.Duration(mtg) + inc*3/4
 	hard = soft * hardFactor
-
-	limit := remaining - moveOverhead
-	if limit < remaining/2 {
-		limit = remaining / 2
-	}
+	limit := left
 	if mtg > 1 {
 		limit /= 2
 	}

@@ -276,6 +276,15 @@ func ParseTimeControl(s string) (TimeControl, error) {
 	return tc, nil
 }
 
+// Margin is the engine's time margin: its own time_margin, else global
+// (the config's).
+func (e EngineConfig) Margin(global Duration) time.Duration {
+	if e.TimeMargin != nil {
+		return e.TimeMargin.D()
+	}
+	return global.D()
+}
+
 // TimeForfeit is the time_forfeit setting. Its zero value is on, and on is
 // left out of config.yaml, so that the configs and run directories written
 // before the key existed (every one of which forfeited late moves) read,

@@ -167,11 +167,10 @@ func (b *Builder) Add(g *GameRecord) GameSummary {
 		if m.Ponderhit {
 			es.Ponderhits++
 		}
-		if m.Overrun > 0 {
+		if m.Overrun > b.cfg.Engines[i].Margin(b.cfg.TimeMargin).Seconds() {
 			es.Overruns++
-			es.MaxOverrun = math.Max(es.MaxOverrun, m.Overrun)
-			es.TotalOverrun += m.Overrun
 		}
+		es.MaxOverrun = math.Max(es.MaxOverrun, m.Overrun)
 		es.Moves++
 		a.time += m.Time
 		a.nodes += float64(m.Nodes)

@@ -158,12 +158,12 @@ type EngineSummary struct {
 	// from a ponderhit.
 	BookMoves  int `json:"book_moves,omitempty"`
 	Ponderhits int `json:"ponderhits,omitempty"`
-	// Overruns counts the moves that ran past their time limit (see
-	// MoveRecord.Overrun), MaxOverrun is the largest overrun and
-	// TotalOverrun their sum, in seconds.
-	Overruns     int     `json:"overruns,omitempty"`
-	MaxOverrun   float64 `json:"max_overrun_s,omitempty"`
-	TotalOverrun float64 `json:"total_overrun_s,omitempty"`
+	// Overruns counts the moves played past their time limit by more than
+	// the time margin, which only time_forfeit off plays: each would have
+	// lost the game on time. MaxOverrun is the largest overrun of any
+	// move played (see MoveRecord.Overrun), in seconds.
+	Overruns   int     `json:"overruns,omitempty"`
+	MaxOverrun float64 `json:"max_overrun_s,omitempty"`
 
 	AvgTime  float64 `json:"avg_time_s"`
 	MaxTime  float64 `json:"max_time_s"`

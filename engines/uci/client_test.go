@@ -213,7 +213,7 @@ func TestStockfishStopInfinite(t *testing.T) {
 }
 
 // fake starts the test binary as a misbehaving engine (see fakeEngine).
-func fake(t *testing.T, mode string, cfg ClientConfig) (*Client, error) {
+func fake(t testing.TB, mode string, cfg ClientConfig) (*Client, error) {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {

@@ -30,6 +30,7 @@ func TestMain(m *testing.M) {
 //	noisy:  writes to stderr and exits with status 7 right away
 //	slow:   sends bestmove only on "stop"; after ucinewgame it stops
 //	        answering isready
+//	instant: answers "go" with "bestmove e2e4" at once
 //	fork:   on "go" starts a child (mode "child", which sleeps, holding
 //	        the engine's output open), reports its pid and exits with status 3
 func fakeEngine(mode string) int {
@@ -72,6 +73,10 @@ func fakeEngine(mode string) int {
 				say("bestmove e2e4")
 			}
 		case "go":
+			if mode == "instant" {
+				say("bestmove e2e4")
+				continue
+			}
 			say("info depth 1 score cp 10 nodes 20 pv e2e4")
 			if mode == "crash" {
 				return 3

@@ -437,6 +437,9 @@ func (s *Server) startSearch(f []string) {
 	for _, p := range problems {
 		s.println("info string " + p)
 	}
+	if opts, err := s.spec.Resolve(s.user); err == nil {
+		lim.Overhead = time.Duration(opts.Int(engines.MoveOverheadOption)) * time.Millisecond
+	}
 	if !s.prepare() {
 		// The GUI waits for a bestmove whatever happens.
 		s.println("bestmove 0000")
