@@ -364,12 +364,16 @@ func (r *runner) playMove(ctx context.Context, g *game) error {
 	if res.Time > 0 && err == nil {
 		elapsed = res.Time
 	}
-	if g.failed(side, p, res, err, elapsed, late) {
+	// The clock is charged whole milliseconds, as fastchess charges it
+	// (its move time is a duration_cast to milliseconds); time_s keeps
+	// the measured time.
+	charged := elapsed.Truncate(time.Millisecond)
+	if g.failed(side, p, res, err, charged, late) {
 		return nil
 	}
 	var overrun float64
-	if limit > 0 && elapsed > limit {
-		overrun = (elapsed - limit).Seconds()
+	if limit > 0 && charged > limit {
+		overrun = (charged - limit).Seconds()
 	}
 	name := sideNames[side]
 	san, err := g.play(res.Move)
@@ -384,7 +388,7 @@ func (r *runner) playMove(ctx context.Context, g *game) error {
 			p.ponderNamed++
 		}
 	}
-	left := g.charge(side, elapsed, true)
+	left := g.charge(side, charged, true)
 	g.adj.add(side, res.Score.CP, res.Score.Mate, g.pos.HalfMoveClock() == 0)
 	rss, peak := p.memory()
 	g.rec.Moves = append(g.rec.Moves, record.MoveRecord{

@@ -63,7 +63,7 @@ func (c *Client) PonderHit(ctx context.Context, info engines.InfoFunc) (engines.
 	if err != nil {
 		return engines.Result{}, err
 	}
-	return c.wait(ctx, p.pos, p.lim, p.goCmd+" (ponderhit)", sent, info)
+	return c.wait(ctx, p.pos, p.lim, p.goCmd+" (ponderhit)", sent, false, info)
 }
 
 // StopPonder ends a ponder search whose expected move was not played:
@@ -77,6 +77,6 @@ func (c *Client) StopPonder() error {
 	c.ponder = nil
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // "stop" at once
-	_, err := c.wait(ctx, p.pos, p.lim, p.goCmd+" (stop)", time.Now(), nil)
+	_, err := c.wait(ctx, p.pos, p.lim, p.goCmd+" (stop)", time.Now(), false, nil)
 	return err
 }

@@ -10,14 +10,17 @@ import (
 )
 
 // Search runs one search: "position" and "go" with every limit set, info
+// Search runs one search: "position" and "go" with every limit set, info
 // lines streamed to info (main line only), until bestmove. An "isready"
 // between them synchronises: what the engine wrote before its readyok
 // (a second bestmove of the last search, one that came after "stop" and
 // the grace, or its info lines) belongs to an earlier search and is
 // discarded, never taken as this search's answer. It costs no round trip:
 // the three lines go in one write, and the engine answers isready before
-// it starts the search. Result.Time is
-// the wall time from go to bestmove. On ctx cancellation the client sends
+// it starts the search; a search limited by time waits for the readyok
+// before sending "go", as fastchess does, so that the engine's wake-up is
+// not charged to its clock. Result.Time is the wall time from go to
+// bestmove. On ctx cancellation the client sends
 // "stop" and returns the engine's bestmove; if none comes within StopGrace
 // the engine is killed and an error returned.
 func (c *Client) Search(ctx context.Context, pos engines.Position, lim engines.Limits, info engines.InfoFunc) (engines.Result, error) {
@@ -25,11 +28,26 @@ func (c *Client) Search(ctx context.Context, pos engines.Position, lim engines.L
 		return engines.Result{}, err
 	}
 	goCmd := goCommand(lim)
-	sent, err := c.sendAt(positionCommand(pos), "isready", goCmd)
+	cmds := []string{positionCommand(pos), "isready", goCmd}
+	synced := false
+	if _, timed := timeBudget(pos, lim); timed {
+		// As fastchess: "position", then isready and its readyok, then
+		// "go", the move's time counting from the go. The engine's
+		// wake-up from its wait for input and its reading of the position
+		// happen before the clock starts; on a loaded machine that
+		// wake-up alone took tens of milliseconds now and then, charged
+		// to the engine by one harness and not by the other. The wait for
+		// readyok discards what came before it, as the search would.
+		if err := c.sync(ctx, "position", c.cfg.PingTimeout, pingLimit, cmds[0]); err != nil {
+			return engines.Result{}, err
+		}
+		cmds, synced = cmds[2:], true
+	}
+	sent, err := c.sendAt(cmds...)
 	if err != nil {
 		return engines.Result{}, err
 	}
-	return c.wait(ctx, pos, lim, goCmd, sent, info)
+	return c.wait(ctx, pos, lim, goCmd, sent, synced, info)
 }
 
 // ready reports why no search can start: a failed NewGame, Close, an
@@ -57,7 +75,7 @@ func (c *Client) ready() error {
 // info, the result's time runs from start. When ctx is cancelled, or a
 // time-limited search runs SearchMargin past its budget, it sends "stop";
 // without a bestmove within StopGrace the engine is killed.
-func (c *Client) wait(ctx context.Context, pos engines.Position, lim engines.Limits, goCmd string, start time.Time, info engines.InfoFunc) (engines.Result, error) {
+func (c *Client) wait(ctx context.Context, pos engines.Position, lim engines.Limits, goCmd string, start time.Time, synced bool, info engines.InfoFunc) (engines.Result, error) {
 	var watchdog <-chan time.Time
 	if budget, ok := timeBudget(pos, lim); ok {
 		t := time.NewTimer(budget + c.cfg.SearchMargin)
@@ -72,7 +90,7 @@ func (c *Client) wait(ctx context.Context, pos engines.Position, lim engines.Lim
 		_ = c.send("stop")
 		grace = time.After(c.cfg.StopGrace)
 	}
-	s := searchState{c: c, info: info, start: start}
+	s := searchState{c: c, info: info, start: start, synced: synced}
 	for {
 		select {
 		case line, ok := <-c.lines:
