@@ -309,7 +309,7 @@ func mixedVersions(prev *record.Summary, finished int) string {
 	if len(played) == 1 && played[0] == now {
 		return ""
 	}
-	return fmt.Sprintf("mixed versions: the %d games already played were played by arena %s; this run plays the rest with arena %s (summary.json: versions.arena_commits)",
+	return fmt.Sprintf("mixed versions: the %d games already played were played by arena %s; this resume runs arena %s (summary.json: versions.arena_commits)",
 		finished, strings.Join(played, ", "), now)
 }
 
