@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 
 	"golang.org/x/term"
 
@@ -34,6 +35,7 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	quiet := fs.Bool("quiet", false, "print no configuration block, no progress and no per-game lines: only the final results (and the rating intervals asked for) on stdout, warnings and errors on stderr")
 	shardFlag := fs.String("shard", "", "play only shard `I/N` of the games (those numbered I+1, I+1+N, ...); default: from "+
 		arena.EnvSlurmTaskID+"/"+arena.EnvSlurmTaskCount+" or "+arena.EnvK8sIndex+"/"+arena.EnvShardCount)
+	cpuProfile := fs.String("cpuprofile", "", "write the arena process's CPU profile to `FILE` (go tool pprof; engines are processes of their own)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: arena run CONFIG.yaml [--out DIR] [--concurrency N] [--shard I/N] [--quiet]")
 		fmt.Fprintln(stderr, "       arena run --resume DIR [--concurrency N] [--quiet]")
@@ -71,6 +73,14 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
+	if *cpuProfile != "" {
+		stopProfile, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "arena run: --cpuprofile: %v\n", err)
+			return 1
+		}
+		defer stopProfile()
+	}
 	var cfg *config.Config
 	if *resume == "" {
 		if cfg, err = config.Load(positional[0]); err != nil {
@@ -80,6 +90,20 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	}
 	_, code = play(runRequest{cfg: cfg, resume: *resume, out: *out, concurrency: *concurrency, ratingInterval: *ratingInterval, shard: shard, quiet: *quiet}, stdout, stderr)
 	return code
+}
+
+// startCPUProfile starts writing the process's CPU profile to path; the
+// returned function stops it and closes the file.
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // runRequest is what to play: a loaded config, or the run directory to
