@@ -8,7 +8,6 @@ import (
 	"arena/arena/book/polyglot"
 	"arena/arena/config"
 	"arena/arena/record"
-	"arena/engines/board"
 )
 
 // Engines' own books (engines[].book), as cutechess-cli's book=FILE
@@ -37,11 +36,7 @@ func (g *game) bookMove(side int) (string, bool) {
 	if p.book == nil || (p.cfg.Book.Depth > 0 && g.moved[side] >= p.cfg.Book.Depth) {
 		return "", false
 	}
-	pos, err := board.FromGame(g.fen, g.moves)
-	if err != nil {
-		return "", false
-	}
-	moves := p.book.Moves(pos)
+	moves := p.book.Moves(g.pos)
 	total := 0
 	for _, m := range moves {
 		total += m.Weight
@@ -59,8 +54,14 @@ func (g *game) bookMove(side int) (string, bool) {
 		}
 		r -= m.Weight
 	}
-	mv := findMove(g.pos, pick)
-	if mv == nil || g.reps[positionKey(g.pos.Update(mv))] > 0 {
+	mv, err := g.pos.ParseMove(pick)
+	if err != nil {
+		return "", false
+	}
+	g.pos.MakeMove(mv)
+	seen := g.reps[g.pos.RepetitionKey()] > 0
+	g.pos.UnmakeMove()
+	if seen {
 		return "", false
 	}
 	return pick, true

@@ -154,7 +154,9 @@ func TestEngineBookWeights(t *testing.T) {
 		for n := 1; n <= 4000; n++ {
 			g := &game{cfg: &config.Config{Seed: seed}, number: n, fen: chess.StartingPosition().String(),
 				players: [2]*player{{cfg: config.EngineConfig{Book: &config.EngineBook{}}, book: b}, {}}}
-			g.begin(chess.StartingPosition())
+			if err := g.begin(g.fen); err != nil {
+				t.Fatal(err)
+			}
 			mv, ok := g.bookMove(0)
 			if !ok {
 				t.Fatalf("game %d: no book move from the start", n)

@@ -7,15 +7,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/notnil/chess"
-
 	"arena/arena/config"
 	"arena/arena/openings"
 	"arena/arena/record"
 	"arena/engines"
+	"arena/engines/board"
 	"arena/engines/uci"
 	"arena/internal/version"
-	"arena/tracker"
 )
 
 // gameSpec is one scheduled game.
@@ -33,11 +31,11 @@ type game struct {
 	cfg     *config.Config
 	eng     [2]config.EngineConfig
 	players [2]*player
-	pos     *chess.Position
+	pos     *board.Position
 	fen     string // start FEN given to the engines
 	moves   []string
-	reps    map[string]int // occurrences of each position, for threefold repetition
-	key     string         // positionKey of pos
+	reps    map[uint64]int // occurrences of each position (RepetitionKey), for threefold repetition
+	key     uint64         // RepetitionKey of pos
 	clock   [2]time.Duration
 	made    [2]int // moves made per side, for the time control's periods
 	moved   [2]int // moves played per side, for the engines' own books
@@ -76,11 +74,9 @@ func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply in
 		g.rec.FEN = spec.Opening.FEN
 		g.rec.Opening = spec.Opening.Name
 	}
-	opt, err := chess.FEN(g.fen)
-	if err != nil {
+	if err := g.begin(g.fen); err != nil {
 		return nil, fmt.Errorf("game %d: start position %q: %w", spec.Number, g.fen, err)
 	}
-	g.begin(chess.NewGame(opt).Position())
 	// A clock starts at base plus increment, as fastchess starts it
 	// (TimeControl's time_left_): the first move earns its increment
 	// before it is made, as every later one does.
@@ -126,9 +122,14 @@ func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply in
 }
 
 // begin sets the start position.
-func (g *game) begin(pos *chess.Position) {
-	g.pos, g.key = pos, positionKey(pos)
-	g.reps = map[string]int{g.key: 1}
+func (g *game) begin(fen string) error {
+	pos, err := board.ParseFEN(fen)
+	if err != nil {
+		return err
+	}
+	g.pos, g.key = pos, pos.RepetitionKey()
+	g.reps = map[uint64]int{g.key: 1}
+	return nil
 }
 
 // over applies the game-end rules to the current position and records the
@@ -142,18 +143,19 @@ func (g *game) over() bool {
 		return true
 	}
 	pos := g.pos
-	status := pos.Status()
+	var legal board.MoveList
+	pos.GenerateLegal(&legal)
 	switch {
-	case status == chess.Checkmate:
-		winner := 1 - colorIndex(pos.Turn())
+	case legal.Len == 0 && pos.InCheck():
+		winner := 1 - int(pos.SideToMove())
 		g.finish(winner, record.TermNormal, sideNames[winner]+" mates")
-	case status == chess.Stalemate:
+	case legal.Len == 0:
 		g.finish(-1, record.TermNormal, "Draw by stalemate")
-	case insufficientMaterial(pos.Board()):
+	case pos.IsInsufficientMaterial():
 		g.finish(-1, record.TermNormal, "Draw by insufficient mating material")
 	case g.reps[g.key] >= g.repetitions():
 		g.finish(-1, record.TermNormal, fmt.Sprintf("Draw by %d-fold repetition", g.repetitions()))
-	case pos.HalfMoveClock() >= 2*g.moveRule():
+	case pos.HalfmoveClock() >= 2*g.moveRule():
 		g.finish(-1, record.TermNormal, fmt.Sprintf("Draw by %s moves rule", map[int]string{50: "fifty", 75: "seventy-five"}[g.moveRule()]))
 	default:
 		return g.adjudicated()
@@ -191,97 +193,20 @@ func (g *game) moveRule() int {
 	return 50
 }
 
-// insufficientMaterial reports a position where neither side can mate, by
-// notnil/chess's rule (which it applies only inside its Game type): no pawn,
-// rook or queen, and either at most one knight and no bishop, or no knight
-// and bishops all on squares of one colour.
-func insufficientMaterial(b *chess.Board) bool {
-	knights := 0
-	var bishopOn [2]bool // a bishop on a dark (0) or light (1) square
-	for sq := chess.A1; sq <= chess.H8; sq++ {
-		switch b.Piece(sq).Type() {
-		case chess.Pawn, chess.Rook, chess.Queen:
-			return false
-		case chess.Knight:
-			knights++
-		case chess.Bishop:
-			bishopOn[(int(sq.File())+int(sq.Rank()))%2] = true
-		}
-	}
-	bishops := bishopOn[0] || bishopOn[1]
-	switch {
-	case knights == 0:
-		return !(bishopOn[0] && bishopOn[1])
-	case knights == 1:
-		return !bishops
-	}
-	return false
-}
-
 // play makes a move given in UCI notation if it is legal and returns its
-// SAN. The game keeps only the current position and a count of positions
-// for repetitions: notnil/chess's Game re-reads its whole history on every
-// move, which costs milliseconds per move in a long game.
+// SAN.
 func (g *game) play(uciMove string) (string, error) {
-	move := findMove(g.pos, uciMove)
-	if move == nil {
+	move, err := g.pos.ParseMove(uciMove)
+	if err != nil {
 		return "", fmt.Errorf("illegal move %s", uciMove)
 	}
-	san := chess.AlgebraicNotation{}.Encode(g.pos, move)
-	g.moved[colorIndex(g.pos.Turn())]++
-	g.pos = g.pos.Update(move)
+	san := san(g.pos, move)
+	g.moved[g.pos.SideToMove()]++
+	g.pos.MakeMove(move)
 	g.moves = append(g.moves, uciMove)
-	g.key = positionKey(g.pos)
+	g.key = g.pos.RepetitionKey()
 	g.reps[g.key]++
 	return san, nil
-}
-
-// findMove returns the legal move of pos that uciMove (lower case, as
-// notnil/chess's UCI notation writes it) names, or nil. It compares squares
-// rather than encoding every legal move as text, which allocated a string
-// per legal move on every ply.
-func findMove(pos *chess.Position, uciMove string) *chess.Move {
-	if len(uciMove) != 4 && len(uciMove) != 5 {
-		return nil
-	}
-	from, ok1 := parseSquare(uciMove[0:2])
-	to, ok2 := parseSquare(uciMove[2:4])
-	promo := chess.NoPieceType
-	if len(uciMove) == 5 {
-		promo = map[byte]chess.PieceType{'q': chess.Queen, 'r': chess.Rook, 'b': chess.Bishop, 'n': chess.Knight}[uciMove[4]]
-		if promo == chess.NoPieceType {
-			return nil
-		}
-	}
-	if !ok1 || !ok2 {
-		return nil
-	}
-	for _, m := range pos.ValidMoves() {
-		if m.S1() == from && m.S2() == to && m.Promo() == promo {
-			return m
-		}
-	}
-	return nil
-}
-
-// parseSquare parses a square in lower case ("e4").
-func parseSquare(s string) (chess.Square, bool) {
-	f, r := s[0], s[1]
-	if f < 'a' || f > 'h' || r < '1' || r > '8' {
-		return chess.NoSquare, false
-	}
-	return chess.Square(int(r-'1')*8 + int(f-'a')), true
-}
-
-// positionKey is the tracker's key: the one definition of "the same
-// position" for repetitions and the judge's cache.
-func positionKey(pos *chess.Position) string { return tracker.PositionKey(pos) }
-
-func colorIndex(c chess.Color) int {
-	if c == chess.Black {
-		return 1
-	}
-	return 0
 }
 
 // finish records the result: winner 0 (White), 1 (Black) or -1 (draw).
@@ -336,7 +261,7 @@ func (g *game) limits(side int) (lim engines.Limits, limit, lose time.Duration) 
 // playMove asks the side to move for its move and plays it, or ends the game
 // when the engine fails.
 func (r *runner) playMove(ctx context.Context, g *game) error {
-	side := colorIndex(g.pos.Turn())
+	side := int(g.pos.SideToMove())
 	p := g.players[side]
 	if mv, ok := g.bookMove(side); ok {
 		g.playBook(side, mv)
@@ -389,7 +314,7 @@ func (r *runner) playMove(ctx context.Context, g *game) error {
 		}
 	}
 	left := g.charge(side, charged, true)
-	g.adj.add(side, res.Score.CP, res.Score.Mate, g.pos.HalfMoveClock() == 0)
+	g.adj.add(side, res.Score.CP, res.Score.Mate, g.pos.HalfmoveClock() == 0)
 	rss, peak := p.memory()
 	g.rec.Moves = append(g.rec.Moves, record.MoveRecord{
 		Ply:       len(g.moves),

@@ -46,7 +46,10 @@ func (g *game) startPonder(side int) {
 	mv := g.expect[side]
 	g.expect[side] = ""
 	p := g.players[side]
-	if mv == "" || !p.canPonder || !p.alive() || findMove(g.pos, mv) == nil {
+	if mv == "" || !p.canPonder || !p.alive() {
+		return
+	}
+	if _, err := g.pos.ParseMove(mv); err != nil {
 		return
 	}
 	lim, _, _ := g.limits(side)

@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/notnil/chess"
-
 	"arena/arena/config"
 	"arena/arena/openings"
 	"arena/arena/record"
@@ -97,12 +95,10 @@ func TestSchedule(t *testing.T) {
 // adjudicates, and checkmate wins.
 func TestGameOver(t *testing.T) {
 	newGame := func(fen string, maxMoves int, gameEnd string) *game {
-		opt, err := chess.FEN(fen)
-		if err != nil {
+		g := &game{cfg: &config.Config{MaxMoves: maxMoves, GameEnd: gameEnd}, rec: &record.GameRecord{}}
+		if err := g.begin(fen); err != nil {
 			t.Fatal(err)
 		}
-		g := &game{cfg: &config.Config{MaxMoves: maxMoves, GameEnd: gameEnd}, rec: &record.GameRecord{}}
-		g.begin(chess.NewGame(opt).Position())
 		return g
 	}
 	tests := []struct {
@@ -190,12 +186,10 @@ func TestPlaySANAndLegality(t *testing.T) {
 		{"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8", "Ra8#"},
 	}
 	for _, tt := range tests {
-		opt, err := chess.FEN(tt.fen)
-		if err != nil {
+		g := &game{}
+		if err := g.begin(tt.fen); err != nil {
 			t.Fatal(err)
 		}
-		g := &game{}
-		g.begin(chess.NewGame(opt).Position())
 		san, err := g.play(tt.move)
 		if err != nil || san != tt.san {
 			t.Errorf("%s in %s: SAN %q, %v; want %q", tt.move, tt.fen, san, err, tt.san)
@@ -205,13 +199,11 @@ func TestPlaySANAndLegality(t *testing.T) {
 		}
 	}
 	// Only the exact lower-case UCI text of a legal move is accepted.
-	opt, err := chess.FEN("8/4P3/8/8/8/8/k7/4K3 w - - 0 1")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, bad := range []string{"e7e8", "e7e8Q", "e7e8k", "e7e8qq", "E7e8q", "e7e9q", "i7e8q", "e1e1", "", "e7"} {
 		g := &game{}
-		g.begin(chess.NewGame(opt).Position())
+		if err := g.begin("8/4P3/8/8/8/8/k7/4K3 w - - 0 1"); err != nil {
+			t.Fatal(err)
+		}
 		if san, err := g.play(bad); err == nil {
 			t.Errorf("%q accepted as %s", bad, san)
 		}
@@ -231,11 +223,11 @@ func TestInsufficientMaterial(t *testing.T) {
 		"8/8/8/4k3/8/8/8/3RK3 w - - 0 1":    false,
 	}
 	for fen, want := range tests {
-		opt, err := chess.FEN(fen)
-		if err != nil {
+		g := &game{cfg: &config.Config{}, rec: &record.GameRecord{}}
+		if err := g.begin(fen); err != nil {
 			t.Fatal(err)
 		}
-		if got := insufficientMaterial(chess.NewGame(opt).Position().Board()); got != want {
+		if got := g.over() && strings.Contains(g.rec.Reason, "insufficient"); got != want {
 			t.Errorf("%s: insufficient material %v, want %v", fen, got, want)
 		}
 	}
