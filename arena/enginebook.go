@@ -75,7 +75,7 @@ func (g *game) playBook(side int, uciMove string) {
 	san, _ := g.play(uciMove) // legal: bookMove found it among the legal moves
 	left := g.charge(side, 0, false)
 	g.adj.reset()
-	rss, peak := p.memory()
+	rss, peak := p.memory(false)
 	g.rec.Moves = append(g.rec.Moves, record.MoveRecord{
 		Ply:      len(g.moves),
 		Side:     strings.ToLower(sideNames[side]),

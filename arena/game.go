@@ -118,6 +118,7 @@ func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply in
 			onMove(len(g.moves))
 		}
 	}
+	g.refreshMemory()
 	return g.rec, nil
 }
 
@@ -315,7 +316,7 @@ func (r *runner) playMove(ctx context.Context, g *game) error {
 	}
 	left := g.charge(side, charged, true)
 	g.adj.add(side, res.Score.CP, res.Score.Mate, g.pos.HalfmoveClock() == 0)
-	rss, peak := p.memory()
+	rss, peak := p.memory(false)
 	g.rec.Moves = append(g.rec.Moves, record.MoveRecord{
 		Ply:       len(g.moves),
 		Side:      strings.ToLower(name),
