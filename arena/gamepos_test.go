@@ -6,6 +6,8 @@ import (
 
 	"github.com/notnil/chess"
 
+	"arena/arena/config"
+	"arena/arena/record"
 	"arena/engines/board"
 	"arena/tracker"
 )
@@ -73,4 +75,38 @@ func TestSANMatchesNotnil(t *testing.T) {
 		}
 	}
 	t.Logf("%d moves in %d positions compared", moves, len(keyOf))
+}
+
+// BenchmarkGameRules is the game loop's per-ply rules work without the
+// engines: check the move, write its SAN, count the position for
+// repetitions and test the game-end rules, over a 200-ply random game.
+func BenchmarkGameRules(b *testing.B) {
+	pos := board.NewPosition()
+	rng := rand.New(rand.NewPCG(3, 4))
+	var moves []string
+	for len(moves) < 200 {
+		var ml board.MoveList
+		pos.GenerateLegal(&ml)
+		if ml.Len == 0 {
+			break
+		}
+		m := ml.Moves[rng.IntN(ml.Len)]
+		moves = append(moves, m.String())
+		pos.MakeMove(m)
+	}
+	cfg := &config.Config{}
+	b.ResetTimer()
+	for range b.N {
+		g := &game{cfg: cfg, rec: &record.GameRecord{}}
+		if err := g.begin(board.StartFEN); err != nil {
+			b.Fatal(err)
+		}
+		for _, m := range moves {
+			g.over()
+			if _, err := g.play(m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(moves)), "ns/ply")
 }

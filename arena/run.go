@@ -247,6 +247,7 @@ func run(ctx context.Context, cfg *config.Config, dir string, lock *dirLock, opt
 		return nil, err
 	}
 	defer m.close()
+	defer limitProcs(m.n, !cfg.Judge.Off)()
 	if dir == "" {
 		if dir, lock, err = claimRunDir(cfg, opt, opt.warnings()); err != nil {
 			return nil, err
