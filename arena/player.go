@@ -161,7 +161,7 @@ func (p *player) memory(fresh bool) (rss, peak uint64) {
 }
 
 // memInterval is how often an engine's memory is read during a game.
-// Reading /proc after every move was a quarter of the arena's own CPU in
+// Reading /proc after every move was 5-8% of the arena's profiled CPU in
 // fast games (Stockfish at 1,000 nodes plays a move in a few
 // milliseconds); a move's values are at most this old, and each side's
 // last move of a game is read fresh (refreshMemory), so a game's peak,

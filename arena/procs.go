@@ -12,10 +12,10 @@ import (
 // The arena's own work is small and bursty: every line an engine writes
 // wakes the goroutine reading it, which hands it to the game's goroutine.
 // With a P (GOMAXPROCS) per core, each such wake-up also wakes an idle
-// thread that spins, finds nothing and sleeps again, and that futex and
-// epoll traffic was half of the arena's CPU per ply in a Stockfish
-// 1,000-node match (docs/arena.md, "Speed"). A game needs about 0.3 ms of
-// the arena per ply; at a few milliseconds per engine move one P keeps up
+// thread that spins, finds nothing and sleeps again: one P instead of two
+// cut the arena's CPU per ply in a Stockfish 1,000-node match by 45% on 2
+// cores (docs/arena.md, "The arena's own cost"). A game needs 0.2-0.4 ms
+// of the arena per ply; at a few milliseconds per engine move one P keeps up
 // with eight games with room to spare, and the engines keep the cores.
 const gamesPerProc = 8
 
