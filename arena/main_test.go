@@ -11,6 +11,7 @@ import (
 	"arena/arena/config"
 	_ "arena/engines/heuristic" // the built-in engines the configs name
 	_ "arena/engines/neural"
+	_ "arena/engines/nnue"
 	"arena/engines/uci"
 )
 

@@ -41,7 +41,7 @@ func Rebuild(each func(*record.GameRecord), dirs ...string) (*record.Summary, er
 			ri.Started = s.Started
 		}
 		maps.Copy(ri.IDs, s.Versions.Engines)
-		ri.JudgeID, ri.ConfigHash, ri.Concurrency, ri.Warnings = s.Versions.Judge, s.ConfigHash, s.Concurrency, s.Warnings
+		ri.JudgeID, ri.ConfigHash, ri.Played, ri.Concurrency, ri.Warnings = s.Versions.Judge, s.ConfigHash, s.PlayedConfig, s.Concurrency, s.Warnings
 		if s.Shard != nil && len(dirs) == 1 {
 			ri.Shard = *s.Shard
 		}

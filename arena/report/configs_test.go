@@ -13,6 +13,7 @@ import (
 	_ "arena/engines/heuristic"
 	_ "arena/engines/mcts"
 	_ "arena/engines/neural"
+	_ "arena/engines/nnue"
 	_ "arena/engines/random"
 	_ "arena/engines/supervised"
 )
