@@ -191,7 +191,7 @@ func TestMergeMemoryFlat(t *testing.T) {
 	sl, sr := mergePeak(t, small)
 	ll, lr := mergePeak(t, large)
 	t.Logf("arena merge, peak live heap / RSS: %.1f / %.1f MB for 2,000 games, %.1f / %.1f MB for 100,000", sl, sr, ll, lr)
-	if ll > sl+2 {
+	if ll > sl+4 { // the merge before streaming grew by 12 MB here
 		t.Errorf("merging 100,000 games kept up to %.1f MB live, 2,000 games %.1f MB: memory grows with the games", ll, sl)
 	}
 }
