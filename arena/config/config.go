@@ -329,7 +329,7 @@ func ParseDuration(s string) (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
-		return 0, fmt.Errorf("%q is not a duration (expected e.g. 1s, 250ms, 1m30s or a number of seconds)", s)
+		return 0, fmt.Errorf("%q is not a duration (expected a number with a unit, e.g. 1s, 250ms, 1m30s, or 0)", s)
 	}
 	if d < 0 {
 		return 0, fmt.Errorf("%q is negative", s)

@@ -53,7 +53,7 @@ func TestConfigErrors(t *testing.T) {
 		{"model that does not load", "limits: {depth: 1}\nengines:\n  - engine: heuristic\n  - engine: nn\n    options: {model: /no/such/net.pt}\n",
 			[]string{`x.yaml:4: engines[1].options:`, `model=/no/such/net.pt`, `no such file`}},
 		{"bad duration", "limits: {movetime: fast}\n" + twoEngines,
-			[]string{`x.yaml:1: limits.movetime: "fast" is not a duration`}},
+			[]string{`x.yaml:1: limits.movetime: "fast" is not a duration (expected a number with a unit, e.g. 1s, 250ms, 1m30s, or 0)`}},
 		{"bad time control", "limits: {tc: 40/abc}\n" + twoEngines,
 			[]string{`x.yaml:1: limits.tc: "40/abc" is not a time control`}},
 		{"movetime and tc", "limits: {movetime: 1s, tc: 60+1}\n" + twoEngines,
