@@ -51,7 +51,7 @@ test-tools:
 # deadline as a failure, and bounds each minimization to 200 calls (docs/fuzzing.md).
 FUZZ_TARGETS := ./arena/config:FuzzParseConfig ./arena/config:FuzzEngineOptions ./engines/board:FuzzParseFEN ./engines/board:FuzzReadEPD \
 	./tracker/pgn:FuzzReadPGN ./engines/uci:FuzzParseLine ./engines/nn:FuzzReadSafetensors ./engines/nn:FuzzReadPyTorch \
-	./engines/nn/mlp:FuzzReadSafetensors ./arena/output:FuzzReadGzip
+	./engines/nn/mlp:FuzzReadSafetensors ./arena/output:FuzzReadGzip ./arena/output:FuzzReadColumns
 FUZZTIME ?= 10m
 FUZZ_SHORT ?= 10000x
 FUZZ_WORKERS ?= 1

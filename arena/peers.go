@@ -203,7 +203,7 @@ func (l *peerLog) refresh(path string) error {
 			return nil
 		}
 		// Ended and compressed: read once, whole.
-		r, err := output.Open(path + output.GzipExt)
+		r, err := output.Open(path)
 		if err != nil {
 			return err
 		}

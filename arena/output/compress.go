@@ -22,30 +22,46 @@ const GzipExt = ".gz"
 // committed.
 var GameFiles = []string{GamesFile, MovesFile, PGNFile, EPDFile}
 
+// StoredExts are the endings of a run file's stored forms besides the
+// plain one, in the order Locate prefers them.
+var StoredExts = []string{GzipExt, ColumnsExt}
+
 // Locate returns the name the run file path is stored under: path itself
-// when it exists (or names a .gz file), else path.gz when that exists; the
-// error is os.Stat's on path. When both exist the plain file wins: Compress
-// and Decompress write the new file before removing the old one, so a kill
-// between the two leaves equal contents, and a resumed run appends to the
-// plain one.
+// when it exists (or names a stored form), else the first of path.gz and
+// path.cols (Archive) that exists; the error is os.Stat's on path. Where
+// several exist the plain file wins, then gzip: Compress, Decompress and
+// Archive write the new file before removing the old one, so a kill between
+// the two leaves equal contents, and a resumed run appends to the plain one.
 func Locate(path string) (string, error) {
 	_, err := os.Stat(path)
-	if err == nil || strings.HasSuffix(path, GzipExt) {
+	if err == nil || storedExt(path) != "" {
 		return path, err
 	}
-	if _, gzErr := os.Stat(path + GzipExt); gzErr == nil {
-		return path + GzipExt, nil
+	for _, ext := range StoredExts {
+		if _, sErr := os.Stat(path + ext); sErr == nil {
+			return path + ext, nil
+		}
 	}
 	return path, err
 }
 
-// Reader reads a run file stored plain or as gzip: every reader of run
-// directories opens their files through Open, so compressed runs read as
+// storedExt is the stored form path names ("" for a plain file).
+func storedExt(path string) string {
+	for _, ext := range StoredExts {
+		if strings.HasSuffix(path, ext) {
+			return ext
+		}
+	}
+	return ""
+}
+
+// Reader reads a run file stored plain, as gzip or in columns: every reader
+// of run directories opens their files through Open, so stored runs read as
 // plain ones, and every decompression is bounded here.
 type Reader struct {
 	f  *os.File
-	z  *gzip.Reader // nil for a plain file
-	in counter      // the compressed bytes read from f
+	z  io.ReadCloser // the decoder; nil for a plain file
+	in int64         // the stored bytes read from f
 	// out is the plain bytes returned so far.
 	out int64
 }
@@ -65,15 +81,16 @@ const (
 // maxGzipSize is a variable so that a test can reach it.
 var maxGzipSize int64 = 32 << 30
 
-// counter counts the bytes read through it.
+// counter adds the bytes read through it to a total (shared by the
+// sections of a columns file).
 type counter struct {
 	r io.Reader
-	n int64
+	n *int64
 }
 
 func (c *counter) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
-	c.n += int64(n)
+	*c.n += int64(n)
 	return n, err
 }
 
@@ -87,15 +104,19 @@ func Open(path string) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Reader{f: f, in: counter{r: f}}
-	if strings.HasSuffix(path, GzipExt) {
-		if r.z, err = gzip.NewReader(&r.in); err != nil {
-			f.Close()
-			if err == io.EOF {
-				err = io.ErrUnexpectedEOF // we never write an empty gzip file
-			}
-			return nil, r.corrupt(err)
+	r := &Reader{f: f}
+	switch storedExt(path) {
+	case GzipExt:
+		r.z, err = gzip.NewReader(&counter{r: f, n: &r.in})
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF // we never write an empty gzip file
 		}
+	case ColumnsExt:
+		r.z, err = newColReader(f, &r.in)
+	}
+	if err != nil {
+		f.Close()
+		return nil, r.corrupt(err)
 	}
 	return r, nil
 }
@@ -116,9 +137,9 @@ func (r *Reader) Read(p []byte) (int, error) {
 	if r.out > maxGzipSize {
 		return n, fmt.Errorf("%s: refusing to decompress more than %d bytes (the limit for a run file): a decompression bomb or not a run file", r.f.Name(), maxGzipSize)
 	}
-	if r.out > MaxGzipRatio*r.in.n+GzipSlack {
-		return n, fmt.Errorf("%s: refusing to decompress on: %d compressed bytes expand to over %d, more than %d times (a run file compresses at most about 7 times): a decompression bomb or not a run file",
-			r.f.Name(), r.in.n, r.out, MaxGzipRatio)
+	if r.out > MaxGzipRatio*r.in+GzipSlack {
+		return n, fmt.Errorf("%s: refusing to decompress on: %d compressed bytes expand to over %d, more than %d times (a run file compresses at most about 7 times, 20 in columns): a decompression bomb or not a run file",
+			r.f.Name(), r.in, r.out, MaxGzipRatio)
 	}
 	return n, err
 }
@@ -131,7 +152,11 @@ func (r *Reader) corrupt(err error) error {
 	if errors.As(err, &pe) {
 		return err
 	}
-	return fmt.Errorf("%s: corrupt or cut-short gzip file: %w", r.f.Name(), err)
+	form := "gzip"
+	if storedExt(r.f.Name()) == ColumnsExt {
+		form = "columns"
+	}
+	return fmt.Errorf("%s: corrupt or cut-short %s file: %w", r.f.Name(), form, err)
 }
 
 // Close closes the file.
@@ -177,42 +202,44 @@ func Compress(dir string) error {
 	return atomicfile.SyncDir(dir)
 }
 
-// Decompress turns dir's compressed GameFiles back into plain files, which
-// a resumed run appends to; its end compresses them again. No .gz file is
-// removed before every plain file is written whole and fsync'ed (with the
-// directory): a file that fails to decompress (cut short, or a bomb)
-// leaves every .gz as it was, and the plain files already written are
-// equal copies, which Locate prefers.
+// Decompress turns dir's stored GameFiles (gzip or columns) back into plain
+// files, which a resumed run appends to; its end compresses them again. No
+// stored file is removed before every plain file is written whole and
+// fsync'ed (with the directory): a file that fails to decompress (cut
+// short, or a bomb) leaves every stored file as it was, and the plain files
+// already written are equal copies, which Locate prefers.
 func Decompress(dir string) error {
 	var done []string
 	for _, name := range GameFiles {
 		path := filepath.Join(dir, name)
-		if _, err := os.Stat(path + GzipExt); errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			if err := decompressFile(path); err != nil {
-				return err
+		for _, ext := range StoredExts {
+			if _, err := os.Stat(path + ext); errors.Is(err, fs.ErrNotExist) {
+				continue
 			}
+			if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+				if err := decompressFile(path + ext); err != nil {
+					return err
+				}
+			}
+			done = append(done, path+ext)
 		}
-		done = append(done, path+GzipExt)
 	}
-	for _, gz := range done {
+	for _, stored := range done {
 		// Where both exist the plain file is the newer (Locate).
-		if err := os.Remove(gz); err != nil {
+		if err := os.Remove(stored); err != nil {
 			return err
 		}
 	}
 	return atomicfile.SyncDir(dir)
 }
 
-func decompressFile(path string) error {
-	r, err := Open(path + GzipExt)
+func decompressFile(stored string) error {
+	r, err := Open(stored)
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	return atomicfile.Write(path, func(w io.Writer) error {
+	return atomicfile.Write(strings.TrimSuffix(stored, storedExt(stored)), func(w io.Writer) error {
 		_, err := io.Copy(w, r)
 		return err
 	})

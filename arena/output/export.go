@@ -54,3 +54,15 @@ func Export(dir string, pgn, moves io.Writer) error {
 	cw.Flush()
 	return cw.Error()
 }
+
+// CopyLog writes the lines of the games log of the run in dir to w, from
+// whichever form it is stored in (plain, gzip or columns).
+func CopyLog(dir string, w io.Writer) error {
+	r, err := Open(filepath.Join(dir, GamesFile))
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	_, err = io.Copy(w, r)
+	return err
+}

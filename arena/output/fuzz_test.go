@@ -76,3 +76,46 @@ func TestGzipSizeLimit(t *testing.T) {
 		t.Fatalf("read %d bytes of a file over the limit, error %v", n, err)
 	}
 }
+
+// FuzzReadColumns gives games.jsonl.cols any bytes: reading it never
+// panics, stays within the bounds of a decompression, and a refusal names
+// the file. The seeds are a real archive and damaged copies of it.
+func FuzzReadColumns(f *testing.F) {
+	dir := f.TempDir()
+	log := `{"game":1,"white":"A","moves":[{"ply":1,"uci":"e2e4","pv":["e2e4"]},{"ply":2,"uci":"e7e5"}],"result":"1-0"}` + "\n" +
+		`{"game":2,"moves":null}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, GamesFile), []byte(log), FilePerm); err != nil {
+		f.Fatal(err)
+	}
+	if _, _, err := Archive(dir, nil); err != nil {
+		f.Fatal(err)
+	}
+	good, err := os.ReadFile(filepath.Join(dir, GamesFile+ColumnsExt))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Add([]byte(columnsMagic + `{"games":3,"sections":[{"name":"@head","size":0}]}` + "\n"))
+	f.Add([]byte(columnsMagic))
+	path := filepath.Join(f.TempDir(), GamesFile+ColumnsExt)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(path, data, FilePerm); err != nil {
+			t.Fatal(err)
+		}
+		r, err := Open(path)
+		if err == nil {
+			n, err := io.Copy(io.Discard, r)
+			r.Close()
+			if n > MaxGzipRatio*int64(len(data))+GzipSlack+MaxGameLine {
+				t.Fatalf("%d stored bytes read as %d", len(data), n)
+			}
+			if err != nil && !bytes.Contains([]byte(err.Error()), []byte(path)) {
+				t.Fatalf("error not naming the file: %v", err)
+			}
+		}
+		if _, err := ReadGames(path); err != nil && !bytes.Contains([]byte(err.Error()), []byte(path)) {
+			t.Fatalf("ReadGames error not naming the file: %v", err)
+		}
+	})
+}

@@ -342,21 +342,23 @@ func unwrapPath(err error) error {
 	return err
 }
 
-// globRunFiles lists the files of dir matching pattern, stored plain or
-// gzipped (NAME.gz), by their plain names, sorted; readRunFile reads either
-// form (the plain one where both exist, as output.Locate decides).
+// globRunFiles lists the files of dir matching pattern, stored plain or in
+// a stored form (NAME.gz, NAME.cols), by their plain names, sorted;
+// readRunFile reads any form (the one output.Locate prefers).
 func globRunFiles(dir, pattern string) ([]string, error) {
 	files, err := filepath.Glob(filepath.Join(dir, pattern))
 	if err != nil {
 		return nil, err
 	}
-	zipped, err := filepath.Glob(filepath.Join(dir, pattern+output.GzipExt))
-	if err != nil {
-		return nil, err
-	}
-	for _, z := range zipped {
-		if f := strings.TrimSuffix(z, output.GzipExt); !slices.Contains(files, f) {
-			files = append(files, f)
+	for _, ext := range output.StoredExts {
+		stored, err := filepath.Glob(filepath.Join(dir, pattern+ext))
+		if err != nil {
+			return nil, err
+		}
+		for _, z := range stored {
+			if f := strings.TrimSuffix(z, ext); !slices.Contains(files, f) {
+				files = append(files, f)
+			}
 		}
 	}
 	slices.Sort(files)

@@ -233,7 +233,11 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 func (s *Server) view(info RunInfo) (*RunView, error) {
 	var stamp strings.Builder
 	for _, d := range info.dirs {
-		for _, f := range []string{output.SummaryJSON, output.GamesFile, output.GamesFile + output.GzipExt} {
+		files := []string{output.SummaryJSON, output.GamesFile}
+		for _, ext := range output.StoredExts {
+			files = append(files, output.GamesFile+ext)
+		}
+		for _, f := range files {
 			if st, err := os.Stat(filepath.Join(d, f)); err == nil {
 				fmt.Fprintf(&stamp, "%s:%d:%d;", f, st.Size(), st.ModTime().UnixNano())
 			}

@@ -20,8 +20,9 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	pgn := fs.String("pgn", "", "write the games as PGN to `FILE` (- for standard output)")
 	moves := fs.String("csv", "", "write the per-move measurements (moves.csv) to `FILE` (- for standard output)")
+	jsonl := fs.String("jsonl", "", "write the games log's lines (games.jsonl, from whichever form it is stored in) to `FILE` (- for standard output)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: arena export RUN_DIR [--pgn FILE] [--csv FILE]")
+		fmt.Fprintln(stderr, "usage: arena export RUN_DIR [--pgn FILE] [--csv FILE] [--jsonl FILE]")
 		fmt.Fprintln(stderr, "\nDerives the PGN and moves.csv of a run directory of arena run from its games.jsonl (or")
 		fmt.Fprintln(stderr, "games.jsonl.gz) and config.yaml, byte for byte as the run writes them. Without --pgn or")
 		fmt.Fprintln(stderr, "--csv both are written into RUN_DIR as games.pgn and moves.csv (see docs/report.md).")
@@ -37,6 +38,17 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	dir := dirs[0]
+	if *jsonl != "" {
+		if *pgn != "" || *moves != "" {
+			fmt.Fprintln(stderr, "arena export: --jsonl goes alone (without --pgn or --csv)")
+			return 2
+		}
+		if err := writeTo(*jsonl, stdout, func(w io.Writer) error { return output.CopyLog(dir, w) }); err != nil {
+			fmt.Fprintf(stderr, "arena export: %v\n", err)
+			return 1
+		}
+		return 0
+	}
 	if *pgn == "-" && *moves == "-" {
 		fmt.Fprintln(stderr, "arena export: --pgn and --csv cannot both be standard output")
 		return 2
