@@ -286,31 +286,30 @@ countergo:
 	@printf 'uci\nquit\n' | bin/counter | grep -m1 '^id name'
 
 # NNUE training data and the shipped net (docs/nnue.md, "Training"). The self-play data
-# is committed as gzip parts plus the generator's state; nnue-data rebuilds the text file
-# from them and resumes generation (Ctrl-C stops after the games in progress; run
-# nnue-data-pack to commit what it added). nnue-net trains on the first NNUE_POSITIONS
-# positions, so it is reproducible whatever the local file has grown to.
+# are made, not committed: the generator is deterministic, and data/nnue/selfplay.sums
+# holds the checksums of what it must produce (nnue-data-sums records more after growing
+# the data). nnue-data generates or resumes the local file (Ctrl-C stops after the games
+# in progress); nnue-net makes the first NNUE_POSITIONS positions if they are missing,
+# checks them, and trains on them, so it is reproducible whatever the file has grown to.
 NNUE_DATA := data/nnue/selfplay.txt
+NNUE_SUMS := data/nnue/selfplay.sums
 NNUE_DATAGEN := --out $(NNUE_DATA) --seed 1 --workers 2
 NNUE_DATA_POSITIONS ?= 5000000
 NNUE_POSITIONS := 162644
 NNUE_TRAIN := --positions $(NNUE_POSITIONS) --hidden 256 --epochs 6 --batch 4096 --lr 0.002 --lr-final 0.05 --wd 0.01 --lambda 0.3 --mirror --val 0.05 --seed 1
-.PHONY: nnue-data nnue-data-text nnue-data-pack nnue-net
-nnue-data-text:
-	@if [ ! -f $(NNUE_DATA) ]; then \
-		echo "rebuilding $(NNUE_DATA) from data/nnue/parts"; \
-		zcat data/nnue/parts/selfplay-*.txt.gz > $(NNUE_DATA).tmp && mv $(NNUE_DATA).tmp $(NNUE_DATA) && \
-		cp data/nnue/selfplay.state.json $(NNUE_DATA).state; fi
+.PHONY: nnue-data nnue-data-check nnue-data-sums nnue-net
+nnue-data: build
+	nice -n 10 ./$(BIN) datagen selfplay $(NNUE_DATAGEN) $$([ -f $(NNUE_DATA) ] && echo --resume) --positions $(NNUE_DATA_POSITIONS)
 
-nnue-data: build nnue-data-text
-	nice -n 10 ./$(BIN) datagen selfplay $(NNUE_DATAGEN) --resume --positions $(NNUE_DATA_POSITIONS)
+nnue-data-check:
+	scripts/nnue-sums.sh check $(NNUE_DATA) $(NNUE_SUMS)
 
-nnue-data-pack:
-	rm -f data/nnue/parts/selfplay-*.txt.gz
-	split -d -a 3 -l 100000 --additional-suffix=.txt $(NNUE_DATA) data/nnue/parts/selfplay-
-	gzip -9n data/nnue/parts/selfplay-*.txt
-	cp $(NNUE_DATA).state data/nnue/selfplay.state.json
+nnue-data-sums:
+	scripts/nnue-sums.sh write $(NNUE_DATA) $(NNUE_SUMS)
 
-nnue-net: build nnue-data-text
+nnue-net: build
+	@if [ $$(cat $(NNUE_DATA) 2>/dev/null | wc -l) -lt $(NNUE_POSITIONS) ]; then \
+		$(MAKE) --no-print-directory nnue-data NNUE_DATA_POSITIONS=$(NNUE_POSITIONS); fi
+	$(MAKE) --no-print-directory nnue-data-check
 	./$(BIN) train nnue --data $(NNUE_DATA) --out engines/nn/nets/nnue-256.nnue $(NNUE_TRAIN)
 	sha256sum engines/nn/nets/nnue-256.nnue

@@ -2,6 +2,8 @@ package datagen
 
 import (
 	"context"
+	"crypto/sha256"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -154,5 +156,44 @@ func TestSelfPlayStockfishLabels(t *testing.T) {
 	}
 	if differ == 0 {
 		t.Error("every Stockfish score equals the search's: the labels were not replaced")
+	}
+}
+
+// TestSelfPlayMakesTheNNUEData: the NNUE data are not committed but made
+// again (make nnue-data), so the generator must still produce what
+// data/nnue/selfplay.sums records for them; a change to the generator or to
+// preset strong's search that changes the data fails here, and must come
+// with new data, sums and net (docs/nnue.md, "Training").
+func TestSelfPlayMakesTheNNUEData(t *testing.T) {
+	sums, err := os.ReadFile("../../data/nnue/selfplay.sums")
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, rest, _ := strings.Cut(string(sums), "\n")
+	out := filepath.Join(t.TempDir(), "selfplay.txt")
+	cfg := SelfPlayConfig{Out: out, Seed: 1, RandomPlies: 8, Positions: 1000, Workers: 2}.Defaults()
+	if want := "# arena datagen selfplay: " + cfg.fingerprint(); head != want {
+		t.Fatalf("data/nnue/selfplay.sums was made by\n%s\nnot by the options of this test (those of make nnue-data):\n%s", head, want)
+	}
+	var want string
+	for _, line := range strings.Split(rest, "\n") {
+		if sum, ok := strings.CutSuffix(line, "  lines 1-1000"); ok {
+			want = sum
+		}
+	}
+	if want == "" {
+		t.Fatal("data/nnue/selfplay.sums has no line for lines 1-1000")
+	}
+	runSelfPlay(t, cfg)
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfterN(string(data), "\n", 1001)
+	if len(lines) < 1001 {
+		t.Fatalf("%d positions generated, want at least 1000", len(lines)-1)
+	}
+	if got := fmt.Sprintf("%x", sha256.Sum256([]byte(strings.Join(lines[:1000], "")))); got != want {
+		t.Errorf("the first 1,000 positions hash to %s; data/nnue/selfplay.sums records %s", got, want)
 	}
 }
