@@ -56,6 +56,7 @@ type match struct {
 	ids      map[string]string
 
 	dir     string
+	archive *[]string // the move keys a resumed run's archive left out; nil: not archived
 	out     *output.Writer
 	b       *record.Builder
 	lines   *output.GameLines // the summaries' per-game lines, on disk

@@ -252,8 +252,17 @@ func run(ctx context.Context, cfg *config.Config, dir string, lock *dirLock, opt
 		if dir, lock, err = claimRunDir(cfg, opt, opt.warnings()); err != nil {
 			return nil, err
 		}
-	} else if err := output.Decompress(dir); err != nil {
-		return nil, err
+	} else {
+		drop, archived, err := output.Archived(dir)
+		if err != nil {
+			return nil, err
+		}
+		if archived {
+			m.archive = &drop
+		}
+		if err := output.Decompress(dir); err != nil {
+			return nil, err
+		}
 	}
 	if err := m.open(ctx, dir); err != nil {
 		return nil, m.compress(err)
@@ -263,16 +272,24 @@ func run(ctx context.Context, cfg *config.Config, dir string, lock *dirLock, opt
 }
 
 // compress stores the game files compressed (output.compress) when the run
-// ended as it should, finished or interrupted; after any other error they
+// ended as it should, finished or interrupted, and the log in columns again
+// when the resumed run had it so (arena archive); after any other error they
 // stay plain, for a look at what went wrong and for --resume, which reads
-// either.
+// any form.
 func (m *match) compress(err error) error {
 	var ie *InterruptedError
-	if !m.cfg.Output.Compress || err != nil && !errors.As(err, &ie) {
+	if !m.cfg.Output.Compress && m.archive == nil || err != nil && !errors.As(err, &ie) {
 		return err
 	}
-	if cerr := output.Compress(m.dir); cerr != nil {
-		return cerr
+	if m.cfg.Output.Compress {
+		if cerr := output.Compress(m.dir); cerr != nil {
+			return cerr
+		}
+	}
+	if m.archive != nil {
+		if _, _, cerr := output.Archive(m.dir, *m.archive); cerr != nil {
+			return cerr
+		}
 	}
 	return err
 }

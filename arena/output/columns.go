@@ -290,6 +290,7 @@ type colReader struct {
 	keys    [][]string
 	pending []byte // the rest of the line being returned
 	games   int
+	dropped []string
 	err     error
 }
 
@@ -329,7 +330,7 @@ func newColReader(f io.ReaderAt, in *int64) (*colReader, error) {
 			return nil, fmt.Errorf("index: no %s section", s)
 		}
 	}
-	r.games = idx.Games
+	r.games, r.dropped = idx.Games, idx.Dropped
 	return r, nil
 }
 
@@ -533,6 +534,28 @@ func Archive(dir string, drop []string) (before, after int64, err error) {
 		}
 	}
 	return st.Size(), int64(buf.Len()), atomicfile.SyncDir(dir)
+}
+
+// Archived says whether the games log of the run in dir is stored in
+// columns, and which move keys its archive left out: a resumed run stores
+// its log so again when it ends, its new games without those keys too.
+func Archived(dir string) (drop []string, archived bool, err error) {
+	path, err := Locate(filepath.Join(dir, GamesFile))
+	if err != nil || storedExt(path) != ColumnsExt {
+		return nil, false, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	var in int64
+	cr, err := newColReader(f, &in)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", path, err)
+	}
+	defer cr.Close()
+	return cr.dropped, true, nil
 }
 
 // checkColumns decodes columns and compares each line with its hash.
