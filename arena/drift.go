@@ -7,7 +7,8 @@ package arena
 // resolved config without the run-only keys, books by the digest of their
 // positions), and --resume and arena merge refuse any difference, naming
 // each key ("engines[1].limits.nodes: 3000 -> 7"). The run-only keys are
-// declared once, in runOnlyKeys, and are the only ones that may change.
+// declared once, with the keys (config.Key.RunOnly), and are the only ones
+// that may change.
 //
 // Runs recorded before summaries held the played keys carry only their
 // config_sha256, computed by the former ConfigHash over the marshalled
@@ -43,21 +44,10 @@ import (
 // never what a game is: how many games at once, what is printed and
 // written beside the games, where the engines' logs and working
 // directories are, how long the arena waits for answers outside a search,
-// and the anchor of the rating table. A key matches itself and every key
-// under it; "[]" matches any index. docs/arena.md lists them.
-var runOnlyKeys = []string{
-	"concurrency",
-	"rating_interval",
-	"start_timeout",
-	"ucinewgame_timeout",
-	"ping_timeout",
-	"anchor",
-	"output",
-	"engines[].log",
-	"engines[].workdir",
-	"judge.workers",
-	"judge.timeout",
-}
+// and the anchor of the rating table. They are declared with the keys
+// (config.Key.RunOnly). A key matches itself and every key under it; "[]"
+// matches any index.
+var runOnlyKeys = config.RunOnlyKeys()
 
 var indexRe = regexp.MustCompile(`\[\d+\]`)
 

@@ -42,9 +42,9 @@ type ResignRule struct {
 }
 
 var (
-	adjudicateKeys = []string{"draw", "resign"}
-	drawKeys       = []string{"movenumber", "movecount", "score"}
-	resignKeys     = []string{"movecount", "score", "twosided"}
+	adjudicateKeys = KeysOf("adjudicate")
+	drawKeys       = KeysOf("adjudicate.draw")
+	resignKeys     = KeysOf("adjudicate.resign")
 )
 
 // adjudicate reads the adjudicate: mapping.

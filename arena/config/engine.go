@@ -23,10 +23,8 @@ const (
 	RestartOff = "off"
 )
 
-// engineHandlingKeys are the engines[] keys decoded here.
-var engineHandlingKeys = []string{"time_margin", "workdir", "restart", "log", "ponder", "book"}
-
-// engineHandling decodes one of engineHandlingKeys of an engine.
+// engineHandling decodes one of the engines[] keys that say how the arena
+// runs the engine (time_margin, workdir, restart, log, ponder, book).
 func (d *decoder) engineHandling(key string, v *yaml.Node, kp string, e *EngineConfig) error {
 	var err error
 	switch key {
@@ -51,7 +49,7 @@ func (d *decoder) engineHandling(key string, v *yaml.Node, kp string, e *EngineC
 	return err
 }
 
-var engineBookKeys = []string{"file", "depth"}
+var engineBookKeys = KeysOf("engines[].book")
 
 // engineBook reads an engine's own book: a Polyglot file that must load,
 // and a depth in moves (0 or missing: no limit).

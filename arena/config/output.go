@@ -111,7 +111,7 @@ func (o OutputConfig) PGNComments() PGNComments {
 	return *o.Comments
 }
 
-var outputKeys = []string{"dir", "pgn", "pgn_comments", "epd", "compress"}
+var outputKeys = KeysOf("output")
 
 func (d *decoder) output(n *yaml.Node, path string, o *OutputConfig) error {
 	return d.mapping(n, path, outputKeys, func(key string, v *yaml.Node) error {

@@ -15,7 +15,7 @@ import (
 	"arena/tracker"
 )
 
-var engineKeys = append([]string{"name", "engine", "command", "args", "options", "limits"}, engineHandlingKeys...)
+var engineKeys = KeysOf("engines[]")
 
 func (d *decoder) engines(n *yaml.Node, path string) ([]EngineConfig, []*limitsSpec, error) {
 	if n.Kind != yaml.SequenceNode {
@@ -179,7 +179,7 @@ func (d *decoder) options(n *yaml.Node, path string) (map[string]string, map[str
 	return opts, nodes, nil
 }
 
-var openingKeys = []string{"file", "format", "order", "plies", "start"}
+var openingKeys = KeysOf("openings")
 
 func (d *decoder) openings(n *yaml.Node, path string) (*openings.Config, error) {
 	o := &openings.Config{Order: DefaultOpeningOrd, Start: 1}
@@ -254,7 +254,7 @@ func resolvePath(name, configFile string) (string, error) {
 	return "", fmt.Errorf("file %q not found (tried %s)", name, strings.Join(candidates, ", "))
 }
 
-var judgeKeys = []string{"engine", "depth", "cap", "mate_score", "workers", "hash", "threads", "protocol", "timeout"}
+var judgeKeys = KeysOf("judge")
 
 func (d *decoder) judge(n *yaml.Node, path string, j *JudgeConfig) error {
 	if n.Kind == yaml.ScalarNode {

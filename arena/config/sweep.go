@@ -23,10 +23,6 @@ type Sweep struct {
 	Configs []*Config
 }
 
-// notSweepable are the top-level keys a sweep cannot vary: the sweep itself
-// and where results go (every setting writes below the sweep's directory).
-var notSweepable = []string{"sweep", "output", "name"}
-
 // MaxSweepSettings bounds the values of a sweep (each one is a run
 // directory and a config decoded in memory).
 const MaxSweepSettings = 10_000
@@ -58,10 +54,10 @@ func (d *decoder) sweep(root *yaml.Node) (*Config, error) {
 	if err != nil {
 		return nil, d.errorf(k, path, "%v", err)
 	}
-	if top := segs[0].key; !slices.Contains(topKeys, top) || slices.Contains(notSweepable, top) {
+	if top := segs[0].key; !slices.Contains(topKeys, top) || slices.Contains(notSweepable(), top) {
 		var valid []string
 		for _, t := range topKeys {
-			if !slices.Contains(notSweepable, t) {
+			if !slices.Contains(notSweepable(), t) {
 				valid = append(valid, t)
 			}
 		}

@@ -13,8 +13,7 @@ import (
 	"arena/tracker"
 )
 
-var topKeys = []string{"name", "format", "games", "pairs", "max_moves", "game_end", "adjudicate", "noswap", "reverse", "seed", "time_margin", "time_forfeit", "move_timeout", "start_timeout", "ucinewgame_timeout", "ping_timeout", "concurrency", "rating_interval", "log", "limits", "engines",
-	"anchor", "openings", "sprt", "judge", "output", "sweep"}
+var topKeys = KeysOf("")
 
 // config decodes the top-level mapping into c, then fills in what depends
 // on several keys: the engines' limits and log directories, the name and the
@@ -214,7 +213,7 @@ func (d *decoder) tournament(n *yaml.Node, c *Config, formatNode, anchorNode *ya
 	return nil
 }
 
-var sprtKeys = []string{"elo0", "elo1", "alpha", "beta", "model"}
+var sprtKeys = KeysOf("sprt")
 
 // sprt reads the sprt: mapping and validates it with the tracker, pointing
 // each complaint at the key it concerns.
@@ -305,7 +304,7 @@ type limitsSpec struct {
 	set map[string]bool
 }
 
-var limitKeys = []string{"movetime", "nodes", "depth", "tc"}
+var limitKeys = KeysOf("limits")
 
 func (d *decoder) limits(n *yaml.Node, path string) (*limitsSpec, error) {
 	l := &limitsSpec{set: map[string]bool{}}
