@@ -122,7 +122,7 @@ func TestSearchOptionsLeaveOutPeSTOOptions(t *testing.T) {
 	if _, ok := searchPresets[0].Values[optEvalTerms]; ok {
 		t.Errorf("the strong preset of SearchOptions sets %s", optEvalTerms)
 	}
-	if searchPresets[0].Values[optSEE] != "true" || searchPresets[0].Values[optLMP] != "true" {
+	if searchPresets[0].Values["see_pruning"] != "true" || searchPresets[0].Values["late_move_pruning"] != "true" {
 		t.Errorf("the strong preset of SearchOptions lacks the search options: %v", searchPresets[0].Values)
 	}
 	for _, p := range presets {

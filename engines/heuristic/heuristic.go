@@ -65,30 +65,13 @@ import (
 // Name is the registry name of the engine.
 const Name = "heuristic"
 
-// Option names.
+// Option names that code outside the declaration below reads.
 const (
-	optMaxDepth   = "max_depth"
-	optHash       = "hash"
-	optPVS        = "pvs"
-	optNullMove   = "null_move"
-	optLMR        = "lmr"
-	optAspiration = "aspiration"
-	optKillers    = "killers"
-	optHistory    = "history"
-	optCheckExt   = "check_extension"
-	optCounter    = "countermove"
-	optFutility   = "futility"
-	optRazoring   = "razoring"
-	optIIR        = "iir"
-	optDelta      = "delta_pruning"
-	optLMP        = "late_move_pruning"
-	optSEE        = "see_pruning"
-	optEvalTerms  = "eval_terms"
-	optPST        = "pst"
-	optMateScore  = "mate_score"
-	optQuiescence = "quiescence"
-	optDraws      = "draws"
-	optProb       = "probability"
+	optMaxDepth  = "max_depth"
+	optHash      = "hash"
+	optEvalTerms = "eval_terms"
+	optPST       = "pst"
+	optProb      = "probability"
 )
 
 const (
@@ -97,41 +80,111 @@ const (
 	strongHashMB = 64
 )
 
-// correctOrThesis are the values of the options that switch one deviation
-// of the thesis listing (docs/heuristic.md lists them all).
-var correctOrThesis = []string{"correct", "thesis"}
+// A switch is a check option, off by default, that sets one field of
+// config. The switches and the listing's behaviours below are the
+// engine's one declaration of those options: the option list (`arena
+// engines`, the UCI handshake, the reference), the presets, config and
+// the engine's name string are all read from them.
+type switchOpt struct {
+	name  string
+	field func(*config) *bool
+	// strong: preset=strong switches it on. plies: it counts plies, so a
+	// probability-limited search (which has none) refuses it.
+	strong, plies bool
+	help          string
+}
+
+var switches = []switchOpt{
+	{"pvs", func(c *config) *bool { return &c.pvs }, true, false,
+		"principal variation search: null-window search of all but the first move, re-searched on fail high"},
+	{"null_move", func(c *config) *bool { return &c.nullMove }, true, true,
+		"null-move pruning, adaptive R = 3 + depth/4 (+1 when far above beta), not in check, with non-pawn material"},
+	{"lmr", func(c *config) *bool { return &c.lmr }, true, true,
+		"late move reductions from a table by depth and move number, quiet moves not in or giving check; re-searched on fail high"},
+	{"aspiration", func(c *config) *bool { return &c.aspiration }, true, false,
+		"aspiration window of +-50 cp around the previous iteration's score, doubled on each failure"},
+	{"killers", func(c *config) *bool { return &c.killers }, true, false,
+		"two killer moves per ply ordered after captures"},
+	{"history", func(c *config) *bool { return &c.history }, true, false,
+		"history heuristic: quiet moves ordered by their cutoff history (bonus to the cutting move, malus to the quiets tried before it)"},
+	{"countermove", func(c *config) *bool { return &c.counter }, true, false,
+		"counter-move heuristic: the quiet move that last refuted the opponent's previous move is ordered after the killers"},
+	{"check_extension", func(c *config) *bool { return &c.checkExt }, true, true,
+		"extend the search by one ply after a move that gives check"},
+	{"futility", func(c *config) *bool { return &c.futility }, true, true,
+		"futility margins: reverse futility (static eval - 80 cp x depth >= beta cuts, depth <= 6) and quiet moves skipped at depth <= 3 when static eval + 100 cp x depth + 50 <= alpha"},
+	{"razoring", func(c *config) *bool { return &c.razoring }, true, true,
+		"razoring: at depth <= 3 a static eval 200 + 150 cp x depth below alpha drops into quiescence"},
+	{"iir", func(c *config) *bool { return &c.iir }, true, true,
+		"internal iterative reduction: a node of depth >= 4 without a hash move is searched one ply shallower"},
+	{"delta_pruning", func(c *config) *bool { return &c.delta }, true, false,
+		"quiescence pruning: captures that cannot raise alpha by 200 cp (delta pruning) and captures of a cheaper piece on a defended square are skipped"},
+	{"late_move_pruning", func(c *config) *bool { return &c.lmp }, true, true,
+		"late move pruning: outside PV nodes at depth <= 8, quiet moves that do not give check are skipped once 3 + depth^2 quiet moves have been searched"},
+	{"see_pruning", func(c *config) *bool { return &c.see }, true, true,
+		"static exchange pruning: at depth <= 8 outside PV nodes, moves losing more than 64 cp x depth (quiet) or 20 cp x depth^2 (captures) in the exchange are skipped; in quiescence, captures losing material (instead of delta_pruning's cheaper-piece test)"},
+	{optEvalTerms, func(c *config) *bool { return &c.evalTerms }, true, false,
+		"evaluation terms on top of PeSTO: mobility, bishop pair, passed, doubled and isolated pawns, rooks on open files, king safety (attacks on the king's zone)"},
+	{optProb, func(c *config) *bool { return &c.probability }, false, false,
+		"probability-limited search (Giraffe): a node is searched while its share of the root's probability, split evenly among the legal moves at each node, is above a threshold that each iteration divides by 30; not with"},
+}
+
+// A listing option switches one deviation of the thesis listing
+// (docs/heuristic.md lists them all): "correct" by default, "thesis" sets
+// the field; preset=thesis sets them all.
+type listingOpt struct {
+	name  string
+	field func(*config) *bool
+	help  string
+}
+
+var listingOpts = []listingOpt{
+	{optPST, func(c *config) *bool { return &c.thesisPST },
+		"correct: PeSTO as published; thesis: the listing's vertically mirrored indexing (white pawns score highest on rank 2)"},
+	{"mate_score", func(c *config) *bool { return &c.whiteMate },
+		"correct: mate scored for the side to move, shorter mates preferred; thesis: the listing's flat -99999 if White is mated else +99999, White-relative where the search expects side-to-move, so the engine avoids mating as White"},
+	{"quiescence", func(c *config) *bool { return &c.thesisQuies },
+		"correct: captures and promotions; thesis: legal captures only (no quiet promotions), standing pat on the listing's evaluate (mate and game-over tests at every node)"},
+	{"draws", func(c *config) *bool { return &c.thesisDraws },
+		"correct: a repetition inside the search, threefold with the game, fifty moves and insufficient material are draws; thesis: python-chess's is_game_over(): stalemate, insufficient material, 75 moves, fivefold"},
+}
 
 // options lists the engine's options in the order `arena engines` and the
-// UCI server show them (Register appends preset).
-var options = []engines.Option{
-	{Name: optMaxDepth, Type: engines.Spin, Default: fmt.Sprint(defaultMaxDepth), Min: 1, Max: maxDepth,
-		Help: "deepest iteration when the search has no depth limit (the thesis stops after 10; preset=strong: 64)"},
-	{Name: optHash, Type: engines.Spin, Default: "0", Min: 0, Max: 4096,
-		Help: "transposition table MB kept between moves; 0 = thesis behaviour: a 16 MB table cleared before every move (preset=strong: 64)"},
-	{Name: optPVS, Type: engines.Check, Default: "false", Help: "principal variation search: null-window search of all but the first move, re-searched on fail high"},
-	{Name: optNullMove, Type: engines.Check, Default: "false", Help: "null-move pruning, adaptive R = 3 + depth/4 (+1 when far above beta), not in check, with non-pawn material"},
-	{Name: optLMR, Type: engines.Check, Default: "false", Help: "late move reductions from a table by depth and move number, quiet moves not in or giving check; re-searched on fail high"},
-	{Name: optAspiration, Type: engines.Check, Default: "false", Help: "aspiration window of +-50 cp around the previous iteration's score, doubled on each failure"},
-	{Name: optKillers, Type: engines.Check, Default: "false", Help: "two killer moves per ply ordered after captures"},
-	{Name: optHistory, Type: engines.Check, Default: "false", Help: "history heuristic: quiet moves ordered by their cutoff history (bonus to the cutting move, malus to the quiets tried before it)"},
-	{Name: optCounter, Type: engines.Check, Default: "false", Help: "counter-move heuristic: the quiet move that last refuted the opponent's previous move is ordered after the killers"},
-	{Name: optCheckExt, Type: engines.Check, Default: "false", Help: "extend the search by one ply after a move that gives check"},
-	{Name: optFutility, Type: engines.Check, Default: "false", Help: "futility margins: reverse futility (static eval - 80 cp x depth >= beta cuts, depth <= 6) and quiet moves skipped at depth <= 3 when static eval + 100 cp x depth + 50 <= alpha"},
-	{Name: optRazoring, Type: engines.Check, Default: "false", Help: "razoring: at depth <= 3 a static eval 200 + 150 cp x depth below alpha drops into quiescence"},
-	{Name: optIIR, Type: engines.Check, Default: "false", Help: "internal iterative reduction: a node of depth >= 4 without a hash move is searched one ply shallower"},
-	{Name: optDelta, Type: engines.Check, Default: "false", Help: "quiescence pruning: captures that cannot raise alpha by 200 cp (delta pruning) and captures of a cheaper piece on a defended square are skipped"},
-	{Name: optLMP, Type: engines.Check, Default: "false", Help: "late move pruning: outside PV nodes at depth <= 8, quiet moves that do not give check are skipped once 3 + depth^2 quiet moves have been searched"},
-	{Name: optSEE, Type: engines.Check, Default: "false", Help: "static exchange pruning: at depth <= 8 outside PV nodes, moves losing more than 64 cp x depth (quiet) or 20 cp x depth^2 (captures) in the exchange are skipped; in quiescence, captures losing material (instead of delta_pruning's cheaper-piece test)"},
-	{Name: optEvalTerms, Type: engines.Check, Default: "false", Help: "evaluation terms on top of PeSTO: mobility, bishop pair, passed, doubled and isolated pawns, rooks on open files, king safety (attacks on the king's zone)"},
-	{Name: optProb, Type: engines.Check, Default: "false", Help: "probability-limited search (Giraffe): a node is searched while its share of the root's probability, split evenly among the legal moves at each node, is above a threshold that each iteration divides by 30; not with null_move, lmr, futility, razoring, iir, check_extension, late_move_pruning, see_pruning"},
-	{Name: optPST, Type: engines.Combo, Default: "correct", Vars: correctOrThesis,
-		Help: "correct: PeSTO as published; thesis: the listing's vertically mirrored indexing (white pawns score highest on rank 2)"},
-	{Name: optMateScore, Type: engines.Combo, Default: "correct", Vars: correctOrThesis,
-		Help: "correct: mate scored for the side to move, shorter mates preferred; thesis: the listing's flat -99999 if White is mated else +99999, White-relative where the search expects side-to-move, so the engine avoids mating as White"},
-	{Name: optQuiescence, Type: engines.Combo, Default: "correct", Vars: correctOrThesis,
-		Help: "correct: captures and promotions; thesis: legal captures only (no quiet promotions), standing pat on the listing's evaluate (mate and game-over tests at every node)"},
-	{Name: optDraws, Type: engines.Combo, Default: "correct", Vars: correctOrThesis,
-		Help: "correct: a repetition inside the search, threefold with the game, fifty moves and insufficient material are draws; thesis: python-chess's is_game_over(): stalemate, insufficient material, 75 moves, fivefold"},
+// UCI server show them (Register appends preset), and presets the layers
+// under the user's options; both are built from the declarations above.
+var options, presets = declare()
+
+func declare() ([]engines.Option, []engines.Preset) {
+	opts := []engines.Option{
+		{Name: optMaxDepth, Type: engines.Spin, Default: fmt.Sprint(defaultMaxDepth), Min: 1, Max: maxDepth,
+			Help: fmt.Sprintf("deepest iteration when the search has no depth limit (the thesis stops after %d; preset=strong: %d)", defaultMaxDepth, maxDepth)},
+		{Name: optHash, Type: engines.Spin, Default: "0", Min: 0, Max: 4096,
+			Help: fmt.Sprintf("transposition table MB kept between moves; 0 = thesis behaviour: a %d MB table cleared before every move (preset=strong: %d)", thesisTTMB, strongHashMB)},
+	}
+	strong := map[string]string{optHash: fmt.Sprint(strongHashMB), optMaxDepth: fmt.Sprint(maxDepth)}
+	var plies []string
+	for _, s := range switches {
+		help := s.help
+		if s.name == optProb {
+			help += " " + strings.Join(plies, ", ")
+		}
+		opts = append(opts, engines.Option{Name: s.name, Type: engines.Check, Default: "false", Help: help})
+		if s.strong {
+			strong[s.name] = "true"
+		}
+		if s.plies {
+			plies = append(plies, s.name)
+		}
+	}
+	thesis := map[string]string{}
+	for _, l := range listingOpts {
+		opts = append(opts, engines.Option{Name: l.name, Type: engines.Combo, Default: "correct", Vars: []string{"correct", "thesis"}, Help: l.help})
+		thesis[l.name] = "thesis"
+	}
+	return opts, []engines.Preset{
+		{Name: "strong", Help: fmt.Sprintf("every technique option on (the seed-002 search techniques, and eval_terms where the evaluation is PeSTO), a %d MB table kept between moves, no depth cap", strongHashMB), Values: strong},
+		{Name: "thesis", Help: "the thesis listing's behaviour, bugs included (mirrored tables, White-relative mate score, its quiescence and draw rules)", Values: thesis},
+	}
 }
 
 // SearchOptions returns the options that configure the search whatever the
@@ -154,16 +207,6 @@ func SearchOptions() ([]engines.Option, []engines.Preset) {
 		}
 	}
 	return opts, nil
-}
-
-// presets are the layers under the user's options.
-var presets = []engines.Preset{
-	{Name: "strong", Help: "every technique option on (the seed-002 search techniques, and eval_terms where the evaluation is PeSTO), a 64 MB table kept between moves, no depth cap", Values: map[string]string{
-		optPVS: "true", optNullMove: "true", optLMR: "true", optAspiration: "true", optKillers: "true",
-		optHistory: "true", optCheckExt: "true", optCounter: "true", optFutility: "true", optRazoring: "true",
-		optIIR: "true", optDelta: "true", optLMP: "true", optSEE: "true", optEvalTerms: "true", optHash: fmt.Sprint(strongHashMB), optMaxDepth: fmt.Sprint(maxDepth)}},
-	{Name: "thesis", Help: "the thesis listing's behaviour, bugs included (mirrored tables, White-relative mate score, its quiescence and draw rules)", Values: map[string]string{
-		optPST: "thesis", optMateScore: "thesis", optQuiescence: "thesis", optDraws: "thesis"}},
 }
 
 func init() {
@@ -201,8 +244,8 @@ type config struct {
 	evalTerms  bool
 	// probability: probability-limited search (probability.go).
 	probability bool
-	pst         pstMode
-	// The listing's behaviours (options mate_score, quiescence, draws).
+	// The listing's behaviours (listingOpts).
+	thesisPST   bool
 	whiteMate   bool
 	thesisQuies bool
 	thesisDraws bool
@@ -211,31 +254,12 @@ type config struct {
 // newConfig reads resolved options: presets are layers applied by
 // engines.Spec.Resolve, so nothing here knows about them.
 func newConfig(opts engines.Options) config {
-	c := config{
-		maxDepth:    opts.Int(optMaxDepth),
-		hashMB:      opts.Int(optHash),
-		pvs:         opts.Bool(optPVS),
-		nullMove:    opts.Bool(optNullMove),
-		lmr:         opts.Bool(optLMR),
-		aspiration:  opts.Bool(optAspiration),
-		killers:     opts.Bool(optKillers),
-		history:     opts.Bool(optHistory),
-		checkExt:    opts.Bool(optCheckExt),
-		counter:     opts.Bool(optCounter),
-		futility:    opts.Bool(optFutility),
-		razoring:    opts.Bool(optRazoring),
-		iir:         opts.Bool(optIIR),
-		delta:       opts.Bool(optDelta),
-		lmp:         opts.Bool(optLMP),
-		see:         opts.Bool(optSEE),
-		evalTerms:   opts.Bool(optEvalTerms),
-		probability: opts.Bool(optProb),
-		whiteMate:   opts[optMateScore] == "thesis",
-		thesisQuies: opts[optQuiescence] == "thesis",
-		thesisDraws: opts[optDraws] == "thesis",
+	c := config{maxDepth: opts.Int(optMaxDepth), hashMB: opts.Int(optHash)}
+	for _, s := range switches {
+		*s.field(&c) = opts.Bool(s.name)
 	}
-	if opts[optPST] == "thesis" {
-		c.pst = pstThesis
+	for _, l := range listingOpts {
+		*l.field(&c) = opts[l.name] == "thesis"
 	}
 	c.keepTT = c.hashMB > 0
 	if !c.keepTT {
@@ -245,19 +269,17 @@ func newConfig(opts engines.Options) config {
 }
 
 // techniques names the options in effect, for the engine's name string:
-// the techniques switched on, then the listing's behaviours.
+// the switches on, then the listing's behaviours.
 func (c config) techniques() []string {
 	var on []string
-	for _, t := range []struct {
-		on   bool
-		name string
-	}{{c.pvs, optPVS}, {c.nullMove, optNullMove}, {c.lmr, optLMR}, {c.aspiration, optAspiration},
-		{c.killers, optKillers}, {c.history, optHistory}, {c.counter, optCounter}, {c.checkExt, optCheckExt},
-		{c.futility, optFutility}, {c.razoring, optRazoring}, {c.iir, optIIR}, {c.delta, optDelta},
-		{c.lmp, optLMP}, {c.see, optSEE}, {c.evalTerms, optEvalTerms}, {c.probability, optProb}, {c.pst == pstThesis, optPST + "=thesis"}, {c.whiteMate, optMateScore + "=thesis"},
-		{c.thesisQuies, optQuiescence + "=thesis"}, {c.thesisDraws, optDraws + "=thesis"}} {
-		if t.on {
-			on = append(on, t.name)
+	for _, s := range switches {
+		if *s.field(&c) {
+			on = append(on, s.name)
+		}
+	}
+	for _, l := range listingOpts {
+		if *l.field(&c) {
+			on = append(on, l.name+"=thesis")
 		}
 	}
 	return on
@@ -290,7 +312,11 @@ func NewWithEvaluator(name string, opts engines.Options, eval Evaluator) (*Engin
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if eval == nil {
-		t := newEvalTables(cfg.pst)
+		mode := pstCorrect
+		if cfg.thesisPST {
+			mode = pstThesis
+		}
+		t := newEvalTables(mode)
 		eval = t
 		if cfg.evalTerms {
 			eval = termsEval{t}

@@ -182,7 +182,7 @@ func TestStrongFindsSeedMates(t *testing.T) {
 		{mateIn3, nil, 8, "", 4},
 		{mateIn3, nil, 14, "", 4},
 		{mateIn3, nil, 15, "a8h1", 3},
-		{mateIn3, map[string]string{optSEE: "false"}, 11, "a8h1", 3},
+		{mateIn3, map[string]string{"see_pruning": "false"}, 11, "a8h1", 3},
 	}
 	for _, tc := range tests {
 		opts := map[string]string{"preset": "strong"}
@@ -229,8 +229,11 @@ func TestEachTechniqueIsASwitch(t *testing.T) {
 		return n
 	}
 	strong := nodes(map[string]string{"preset": "strong"})
-	for _, opt := range []string{optPVS, optNullMove, optLMR, optAspiration, optKillers, optHistory, optCounter,
-		optCheckExt, optFutility, optRazoring, optIIR, optDelta, optLMP, optSEE, optEvalTerms} {
+	for _, s := range switches {
+		if !s.strong {
+			continue
+		}
+		opt := s.name
 		without := nodes(map[string]string{"preset": "strong", opt: "false"})
 		t.Logf("strong %d nodes, without %s %d", strong, opt, without)
 		if without == strong {

@@ -60,13 +60,9 @@ func (c config) checkProbability() error {
 	if !c.probability {
 		return nil
 	}
-	for _, o := range []struct {
-		on   bool
-		name string
-	}{{c.nullMove, optNullMove}, {c.lmr, optLMR}, {c.futility, optFutility}, {c.razoring, optRazoring},
-		{c.iir, optIIR}, {c.checkExt, optCheckExt}, {c.lmp, optLMP}, {c.see, optSEE}} {
-		if o.on {
-			return fmt.Errorf("option %s=true cannot be combined with %s=true (it counts plies; probability-limited search has no plies)", optProb, o.name)
+	for _, s := range switches {
+		if s.plies && *s.field(&c) {
+			return fmt.Errorf("option %s=true cannot be combined with %s=true (it counts plies; probability-limited search has no plies)", optProb, s.name)
 		}
 	}
 	return nil

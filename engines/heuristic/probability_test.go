@@ -38,11 +38,11 @@ func TestProbabilityFollowsForcedLines(t *testing.T) {
 }
 
 func TestProbabilityRefusesPlyOptions(t *testing.T) {
-	_, err := engines.New(Name, map[string]string{optProb: "true", optLMR: "true"})
-	if err == nil || !strings.Contains(err.Error(), optLMR) {
+	_, err := engines.New(Name, map[string]string{optProb: "true", "lmr": "true"})
+	if err == nil || !strings.Contains(err.Error(), "lmr") {
 		t.Errorf("probability with lmr: error %v, expected one naming lmr", err)
 	}
-	if _, err := engines.New(Name, map[string]string{optProb: "true", optPVS: "true", optKillers: "true", optAspiration: "true"}); err != nil {
+	if _, err := engines.New(Name, map[string]string{optProb: "true", "pvs": "true", "killers": "true", "aspiration": "true"}); err != nil {
 		t.Errorf("probability with pvs, killers, aspiration: %v", err)
 	}
 }
