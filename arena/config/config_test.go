@@ -41,7 +41,7 @@ func TestConfigErrors(t *testing.T) {
 		want       []string // substrings of the error
 	}{
 		{"unknown top-level key", "games: 2\nmax_move: 10\n" + twoEngines + "limits: {depth: 1}\n",
-			[]string{"x.yaml:2: max_move: unknown key \"max_move\"", "valid keys: name, format, games, pairs, max_moves", "sprt, judge, output, sweep)"}},
+			[]string{"x.yaml:2: max_move: unknown key \"max_move\"", "valid keys: name, format, games, pairs, noswap, reverse, max_moves", "sprt, judge, output, sweep)"}},
 		{"unknown engine key", "limits: {depth: 1}\nengines:\n  - name: A\n    engine: heuristic\n    optons: {}\n  - command: sf\n",
 			[]string{"x.yaml:5: engines[0].optons: unknown key", "valid keys: name, engine, command, args, options, limits"}},
 		{"unknown built-in engine", "limits: {depth: 1}\nengines:\n  - engine: heuristic\n  - engine: heurstic\n",

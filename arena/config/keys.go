@@ -42,8 +42,9 @@ type Section struct {
 
 func lit(v any) string { return "`" + fmt.Sprint(v) + "`" }
 
-// Sections declares every config key, section by section, in the order the
-// parser lists them in its errors.
+// Sections declares every config key, section by section, in the order
+// of a config file (--print-config writes them so), of the reference and
+// of the parser's lists of valid keys.
 var Sections = []Section{
 	{"", "Top level", []Key{
 		{Name: "name", Type: "string", Default: "the config file's name without extension", NoSweep: true,
@@ -54,18 +55,20 @@ var Sections = []Section{
 			Meaning: "games per pairing of engines (for two engines: the number of games; with `sprt:` the most games to play; in a knockout: per encounter, before tie-breaks)"},
 		{Name: "pairs", Type: "bool", Default: lit(DefaultPairs),
 			Meaning: "play games in pairs: games 2k-1 and 2k of a pairing share an opening with the colours swapped; `false`: every game takes the next opening"},
-		{Name: "max_moves", Type: "int ≥ 0", Default: lit(DefaultMaxMoves),
-			Meaning: "**plies** (half-moves, not full moves: fastchess/cutechess `-maxmoves N` is `max_moves: 2N`) after which a game is adjudicated a draw (`Termination \"adjudication\"`, reason \"max moves\"); `0`: no limit. The run header and `arena check` print it both ways: `Max Moves: 180 plies = 90 full moves`"},
-		{Name: "game_end", Type: "`claim` \\| `fivefold`", Default: lit(GameEndClaim),
-			Meaning: "`claim`: threefold repetition and fifty moves are claimed at once (reasons \"Draw by 3-fold repetition\", \"Draw by fifty moves rule\"); `fivefold`: played on to fivefold repetition and 75 moves (\"Draw by 5-fold repetition\", \"Draw by seventy-five moves rule\"), as the thesis"},
-		{Name: "adjudicate", Type: "mapping", Default: "none",
-			Meaning: "score-based draw and resign adjudication as fastchess's and cutechess's `-draw`/`-resign` (see `adjudicate.draw` and `adjudicate.resign`)"},
 		{Name: "noswap", Type: "bool", Default: lit(false),
 			Meaning: "every game of a pairing with the same colours, the first engine White (fastchess/cutechess `-noswap`); with `pairs: true` both games of a pair then repeat the opening with the same colours"},
 		{Name: "reverse", Type: "bool", Default: lit(false),
 			Meaning: "the second engine of each pairing is White first (fastchess `-reverse`); with `noswap`, White in every game"},
+		{Name: "max_moves", Type: "int ≥ 0", Default: lit(DefaultMaxMoves),
+			Meaning: "**plies** (half-moves, not full moves: fastchess/cutechess `-maxmoves N` is `max_moves: 2N`) after which a game is adjudicated a draw (`Termination \"adjudication\"`, reason \"max moves\"); `0`: no limit. The run header and `arena check` print it both ways: `Max Moves: 180 plies = 90 full moves`"},
+		{Name: "game_end", Type: "`claim` \\| `fivefold`", Default: lit(GameEndClaim),
+			Meaning: "`claim`: threefold repetition and fifty moves are claimed at once (reasons \"Draw by 3-fold repetition\", \"Draw by fifty moves rule\"); `fivefold`: played on to fivefold repetition and 75 moves (\"Draw by 5-fold repetition\", \"Draw by seventy-five moves rule\"), as the thesis"},
 		{Name: "seed", Type: "int", Default: lit(DefaultSeed),
 			Meaning: "seed of every random choice (the `random` opening order)"},
+		{Name: "concurrency", Type: "int, 1 to " + strconv.Itoa(MaxConcurrency), Default: lit(1), RunOnly: true,
+			Meaning: "games played at once, each with its own engine processes (`--concurrency` overrides; see \"Games in parallel\" in docs/arena.md)"},
+		{Name: "rating_interval", Type: "int ≥ 0", Default: "`0` (off)", RunOnly: true,
+			Meaning: "every K finished games, print each pairing's Elo with its 95% interval, LOS and draw ratio, the pentanomial counts of its complete game pairs, and for more than two engines the rating table (cutechess-cli/fastchess `-ratinginterval K`). `arena run --rating-interval K` overrides it, also on `--resume`"},
 		{Name: "time_margin", Type: "duration", Default: lit(Duration(DefaultTimeMargin)),
 			Meaning: "how late a move may be (past `movetime` or the clock) before it loses on time"},
 		{Name: "time_forfeit", Type: "`on` \\| `off`", Default: lit(TimeForfeit{}),
@@ -78,10 +81,8 @@ var Sections = []Section{
 			Meaning: "how long an engine (or the judge) may take to answer `isready` after `ucinewgame` before each game (fastchess `-ucinewgame-ms`, same default); an engine late here loses that game (`abandoned`, the reason naming this key) and is restarted for the next"},
 		{Name: "ping_timeout", Type: "duration > 0", Default: lit(Duration(uci.DefaultPingTimeout)), RunOnly: true,
 			Meaning: "how long an engine or the judge may take to answer any other `isready`: after a `setoption` between games (the per-game `seed` of built-in engines) and the judge's own options (fastchess `-ping-ms`, same default)"},
-		{Name: "concurrency", Type: "int, 1 to " + strconv.Itoa(MaxConcurrency), Default: lit(1), RunOnly: true,
-			Meaning: "games played at once, each with its own engine processes (`--concurrency` overrides; see \"Games in parallel\" in docs/arena.md)"},
-		{Name: "rating_interval", Type: "int ≥ 0", Default: "`0` (off)", RunOnly: true,
-			Meaning: "every K finished games, print each pairing's Elo with its 95% interval, LOS and draw ratio, the pentanomial counts of its complete game pairs, and for more than two engines the rating table (cutechess-cli/fastchess `-ratinginterval K`). `arena run --rating-interval K` overrides it, also on `--resume`"},
+		{Name: "adjudicate", Type: "mapping", Default: "none",
+			Meaning: "score-based draw and resign adjudication as fastchess's and cutechess's `-draw`/`-resign` (see `adjudicate.draw` and `adjudicate.resign`)"},
 		{Name: "log", Type: "directory", Default: "none",
 			Meaning: "UCI traffic log of every engine without its own `engines[].log`"},
 		{Name: "limits", Type: "mapping", Default: "none",

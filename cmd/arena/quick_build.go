@@ -18,13 +18,12 @@ import (
 // results/quick-TIMESTAMP).
 const quickName = "quick"
 
-// topOrder is the order of the printed config's keys, a config file's usual
-// order.
-var topOrder = []string{"name", "format", "games", "pairs", "noswap", "reverse", "max_moves", "seed", "concurrency", "rating_interval",
-	"time_margin", "start_timeout", "ucinewgame_timeout", "ping_timeout", "adjudicate", "limits", "engines", "openings", "sprt", "judge", "output"}
-
-// engineOrder is the order of an engine's keys, as in a config file.
-var engineOrder = []string{"name", "engine", "command", "args", "options", "limits", "time_margin", "workdir", "restart", "ponder", "book"}
+// topOrder and engineOrder are the order of the printed config's keys: the
+// declaration's (config.Sections).
+var (
+	topOrder    = config.KeysOf("")
+	engineOrder = config.KeysOf("engines[]")
+)
 
 // eachTopLevel are the -each keys written once at the top level, which
 // every engine inherits, rather than into every engine.
