@@ -180,7 +180,7 @@ func (s *Server) handle(line string) bool {
 		s.println("id name " + s.spec.Name)
 		s.println("id author arena")
 		for _, o := range s.spec.Options {
-			s.println(formatOption(declared(o)))
+			s.println(formatOption(Declared(o)))
 		}
 		if _, own := s.spec.Option(uciPonder.Name); !own {
 			s.println(formatOption(uciPonder))
@@ -288,18 +288,18 @@ func (s *Server) setOption(f []string) error {
 	return nil
 }
 
-// declared is how option o is declared over UCI. An option a preset sets
-// is declared with the default engines.FromPreset, its value until a client
-// sets another: clients such as python-chess send only values that differ
-// from the declared default, so a default of false would make "lmr false"
-// unsendable under preset strong, which turns lmr on. A check becomes a
-// combo of preset, true and false, also spelt True and False, as Python's
-// str() of a bool gives them (python-chess sends a combo value as str() of
-// what the caller passed, and refuses one not among the vars); a combo gains
-// the value preset; a spin becomes a string (a UCI spin holds integers only;
-// the value is checked against the range all the same, and arena engines
-// shows the range).
-func declared(o engines.Option) engines.Option {
+// Declared is how option o is declared over UCI (the reference shows it
+// beside the option). An option a preset sets is declared with the default
+// engines.FromPreset, its value until a client sets another: clients such as
+// python-chess send only values that differ from the declared default, so a
+// default of false would make "lmr false" unsendable under preset strong,
+// which turns lmr on. A check becomes a combo of preset, true and false,
+// also spelt True and False, as Python's str() of a bool gives them
+// (python-chess sends a combo value as str() of what the caller passed, and
+// refuses one not among the vars); a combo gains the value preset; a spin
+// becomes a string (a UCI spin holds integers only; the value is checked
+// against the range all the same, and arena engines shows the range).
+func Declared(o engines.Option) engines.Option {
 	if !o.ByPreset {
 		return o
 	}
