@@ -40,6 +40,7 @@ import (
 	"arena/arena/config"
 	"arena/arena/output"
 	"arena/arena/record"
+	"arena/tracker/pgn"
 )
 
 // peerPoll is how often a shard of an SPRT run reads its peers' games, at
@@ -260,16 +261,11 @@ func readScores(r io.Reader, first string) ([]pairScore, int64, error) {
 		if err := json.Unmarshal(bytes.TrimSpace(line), &g); err != nil {
 			return games, n, err
 		}
-		var halfs int8
-		switch g.Result {
-		case "1-0":
-			halfs = 2
-		case "1/2-1/2":
-			halfs = 1
-		case "0-1":
-		default:
-			continue // not a finished game
+		score, finished := pgn.WhiteScore(g.Result)
+		if !finished {
+			continue
 		}
+		halfs := int8(2 * score)
 		if g.White != first {
 			halfs = 2 - halfs
 		}

@@ -3,6 +3,8 @@ package tracker
 import (
 	"fmt"
 	"math"
+
+	"arena/engines"
 )
 
 // Scoring holds the thesis's centipawn-loss parameters.
@@ -33,7 +35,7 @@ const (
 	// before the win percentage, and a mate counts as ±1000.
 	lichessCeiling = 1000
 	// winMultiplier is WinPercent.winningChances's MULTIPLIER (lila PR 11148).
-	winMultiplier = -0.00368208
+	winMultiplier = -2 * engines.WinScale
 )
 
 // WinningChances is lichess's winningChances: 2/(1+exp(-0.00368208*cp)) - 1,

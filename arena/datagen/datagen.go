@@ -294,14 +294,10 @@ func elo(s string) int {
 	return n
 }
 
+// resultScore is White's score, or -1 (dataset.Record's unknown result).
 func resultScore(r string) float64 {
-	switch r {
-	case "1-0":
-		return 1
-	case "0-1":
-		return 0
-	case "1/2-1/2":
-		return 0.5
+	if s, ok := pgn.WhiteScore(r); ok {
+		return s
 	}
 	return -1
 }

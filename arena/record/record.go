@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"arena/tracker"
+	"arena/tracker/pgn"
 )
 
 // Schema is the version of the run files' format this arena writes
@@ -119,13 +120,15 @@ func (g *GameRecord) Winner() int {
 	return -1
 }
 
-// Score is the named engine's points in the game: 1, 0.5 or 0.
+// Score is the named engine's points in the game: 1, 0.5 or 0 (0.5 for a
+// game without a result, as Winner calls it a draw).
 func (g *GameRecord) Score(name string) float64 {
-	switch w := g.Winner(); {
-	case w == -1:
+	s, ok := pgn.WhiteScore(g.Result)
+	switch {
+	case !ok:
 		return 0.5
-	case (w == 0) == (g.White == name):
-		return 1
+	case g.White != name:
+		return 1 - s
 	}
-	return 0
+	return s
 }

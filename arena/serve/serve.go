@@ -39,6 +39,7 @@ import (
 	"arena/arena/output"
 	"arena/arena/record"
 	"arena/arena/report"
+	"arena/tracker"
 )
 
 //go:embed assets
@@ -385,7 +386,7 @@ func MeanCI(xs []float64) Stat {
 	}
 	half := 0.0
 	if n > 1 {
-		half = 1.959964 * math.Sqrt(ss/float64(n-1)/float64(n))
+		half = tracker.Z95 * math.Sqrt(ss/float64(n-1)/float64(n))
 	}
 	low, high := report.ErrorRange(mean, half, false)
 	return Stat{Mean: mean, Low: low, High: high, N: n}

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode"
 
+	"arena/engines"
 	"arena/engines/board"
 	"arena/engines/nn/dataset"
 	"arena/engines/nn/mlp"
@@ -18,10 +19,10 @@ import (
 )
 
 // cpScale is the centipawn scale of the training target tanh(cp/cpScale):
-// the inverse of nnengine.ValueToCP, so that the engine reads a trained
-// value back as the centipawns it was trained on (the ValueNet trainer's
-// scale too).
-const cpScale = 1 / 0.00184104
+// engines.WinScale, the inverse of nnengine.ValueToCP, so that the engine
+// reads a trained value back as the centipawns it was trained on (the
+// ValueNet trainer's scale too).
+const cpScale = 1 / engines.WinScale
 
 // TrainConfig is a supervised training run on Stockfish-labelled positions.
 type TrainConfig struct {

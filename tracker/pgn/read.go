@@ -354,6 +354,21 @@ func (p *Reader) token() (token, error) {
 	}
 }
 
+// WhiteScore is White's points in a game of the given result ("1-0": 1,
+// "1/2-1/2": 0.5, "0-1": 0); ok is false for an unfinished game ("*") or
+// anything else. Every reader that scores a game result reads it here.
+func WhiteScore(result string) (score float64, ok bool) {
+	switch result {
+	case "1-0":
+		return 1, true
+	case "1/2-1/2":
+		return 0.5, true
+	case "0-1":
+		return 0, true
+	}
+	return 0, false
+}
+
 // symbolToken turns a symbol into a move or a result; move numbers ("12.",
 // "12...") and stand-alone assessments ("!?") yield nothing. A move number
 // glued to its move ("3...Nxf6") is split off.

@@ -129,3 +129,15 @@ func TestReadPGNErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestWhiteScore(t *testing.T) {
+	for _, c := range []struct {
+		result string
+		score  float64
+		ok     bool
+	}{{"1-0", 1, true}, {"1/2-1/2", 0.5, true}, {"0-1", 0, true}, {"*", 0, false}, {"", 0, false}, {"1-1", 0, false}} {
+		if s, ok := WhiteScore(c.result); s != c.score || ok != c.ok {
+			t.Errorf("WhiteScore(%q) = %v, %v; want %v, %v", c.result, s, ok, c.score, c.ok)
+		}
+	}
+}

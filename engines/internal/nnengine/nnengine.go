@@ -141,17 +141,12 @@ func Status(p *board.Position, ml *board.MoveList, thesisDraws bool) board.Statu
 	return board.Ongoing
 }
 
-// winScale is lichess's winning-chances slope: winning chances in [-1, 1]
-// are tanh(winScale*cp), i.e. 2/(1+exp(-0.00368208*cp)) - 1, the model the
-// tracker's accuracy uses.
-const winScale = 0.00368208 / 2
-
 // maxValue keeps ValueToCP finite: the network's tanh reaches exactly 1 in
 // float32 for large pre-activations.
 const maxValue = 0.9999
 
 // ValueToCP converts a value in [-1, 1] (an expected result, +1 a win for
-// the side it is counted for) to centipawns as cp = atanh(v)/0.00184104,
+// the side it is counted for) to centipawns as cp = atanh(v)/engines.WinScale,
 // the inverse of lichess's winning-chances curve. A linear v*1000 would
 // read a value of 0.5 (a 75% expected score) as five pawns; under this
 // mapping 0.5 is 298 cp, 0.9 is 800 cp, and the largest reported value
@@ -160,7 +155,7 @@ const maxValue = 0.9999
 // on the same scale.
 func ValueToCP(v float64) int {
 	v = max(-maxValue, min(maxValue, v))
-	return int(math.Round(math.Atanh(v) / winScale))
+	return int(math.Round(math.Atanh(v) / engines.WinScale))
 }
 
 // Rand is a seeded random source, re-seeded at the start of each search from

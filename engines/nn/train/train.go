@@ -21,16 +21,17 @@ import (
 	"runtime"
 	"time"
 
+	"arena/engines"
 	"arena/engines/nn"
 	"arena/engines/nn/gemm"
 	"arena/engines/nn/optim"
 )
 
 // CPScale is the centipawn scale of the supervised target tanh(cp /
-// CPScale): lichess's winning-chances slope (cp * 0.00184104), the curve
+// CPScale): lichess's winning-chances slope (engines.WinScale), the curve
 // the value engines' ValueToCP inverts, so a trained net reports scores on
 // Stockfish's scale. 300 cp maps to 0.50, 800 cp to 0.90.
-const CPScale = 1 / 0.00184104
+const CPScale = 1 / engines.WinScale
 
 // CPTarget is the training target of a Stockfish score from White's point
 // of view: tanh(cp/CPScale), and exactly ±1 for a mate.

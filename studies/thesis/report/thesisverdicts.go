@@ -11,6 +11,7 @@ import (
 
 	arep "arena/arena/report"
 	"arena/tracker"
+	"arena/tracker/pgn"
 )
 
 // The verdicts section tests each of the thesis's conclusions (THESIS.md
@@ -148,15 +149,8 @@ func heurScore(settings []*setting) result {
 
 // scoreOf is White's (white) or Black's score of a result.
 func scoreOf(result string, white bool) (float64, bool) {
-	var x float64
-	switch result {
-	case "1-0":
-		x = 1
-	case "0-1":
-		x = 0
-	case "1/2-1/2":
-		x = 0.5
-	default:
+	x, ok := pgn.WhiteScore(result)
+	if !ok {
 		return 0, false
 	}
 	if !white {
