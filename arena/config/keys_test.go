@@ -147,3 +147,37 @@ func TestRunOnlyKeys(t *testing.T) {
 		t.Errorf("RunOnlyKeys() = %v holds a key that changes the games", got)
 	}
 }
+
+// TestEveryDeclaredKeyIsDecoded sets each declared key to a value no key
+// accepts (a mapping with an unknown key) and expects an error naming the
+// key: a key declared but missing from the decoder's cases would be
+// accepted without a word.
+func TestEveryDeclaredKeyIsDecoded(t *testing.T) {
+	for _, s := range Sections {
+		for _, k := range s.Keys {
+			path := strings.ReplaceAll(join(s.Path, k.Name), "[]", "[0]")
+			var doc yaml.Node
+			if err := yaml.Unmarshal([]byte(twoEngines+"limits: {depth: 1}\n"), &doc); err != nil {
+				t.Fatal(err)
+			}
+			segs, err := parseKeyPath(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			probe := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{
+				{Kind: yaml.ScalarNode, Tag: "!!str", Value: "zz_probe"}, {Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"}}}
+			if err := setPath(doc.Content[0], segs, probe, doc.Content[0]); err != nil {
+				t.Fatal(err)
+			}
+			text, err := yaml.Marshal(&doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// recorded: the engines are not built, which the probes need not.
+			_, err = parse(&decoder{file: "x.yaml", recorded: true}, text)
+			if err == nil || !strings.Contains(err.Error(), path) {
+				t.Errorf("%s set to a mapping: error %v, want one naming %s", path, err, path)
+			}
+		}
+	}
+}
