@@ -164,6 +164,11 @@ func declare() ([]engines.Option, []engines.Preset) {
 	strong := map[string]string{optHash: fmt.Sprint(strongHashMB), optMaxDepth: fmt.Sprint(maxDepth)}
 	var plies []string
 	for _, s := range switches {
+		if s.plies {
+			plies = append(plies, s.name)
+		}
+	}
+	for _, s := range switches {
 		help := s.help
 		if s.name == optProb {
 			help += " " + strings.Join(plies, ", ")
@@ -171,9 +176,6 @@ func declare() ([]engines.Option, []engines.Preset) {
 		opts = append(opts, engines.Option{Name: s.name, Type: engines.Check, Default: "false", Help: help})
 		if s.strong {
 			strong[s.name] = "true"
-		}
-		if s.plies {
-			plies = append(plies, s.name)
 		}
 	}
 	thesis := map[string]string{}
