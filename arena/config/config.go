@@ -4,6 +4,15 @@
 // nothing of running games; the arena package imports it, never the other
 // way round, so the schema can be read (arena check, the report, shards
 // and merges) without the runner.
+//
+// Every key is declared once, in Sections (keys.go): its type, default,
+// meaning and whether it is run-only. The parser's lists of valid keys, the
+// order --print-config writes, the run-only keys of the drift check and the
+// reference (arena reference, docs/reference-keys.md) are read from it. The
+// decoding of each key stays a case of a switch, where its checks read
+// best; the tests hold the two together (a declared key without a case,
+// a YAML field without a declaration, a documented default that is not
+// the resolved one all fail).
 package config
 
 import (

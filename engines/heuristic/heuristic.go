@@ -38,6 +38,8 @@
 // and eval_terms adds the positional terms PeSTO lacks (evalterms.go);
 // preset=strong switches them all on. Presets are layers under the options
 // the user sets (see package engines), so this package never sees them.
+// Each switch is declared once (switches, listingOpts): the option list,
+// the presets, the resolved config and the engine's name are built from it.
 //
 // Option probability replaces the depth limit by Giraffe's probability limit
 // (seed 003; probability.go says how it maps onto the depth arithmetic).
