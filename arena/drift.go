@@ -27,7 +27,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -39,28 +38,6 @@ import (
 	"arena/arena/openings"
 	"arena/arena/record"
 )
-
-// runOnlyKeys are the config keys that change how a run is carried out,
-// never what a game is: how many games at once, what is printed and
-// written beside the games, where the engines' logs and working
-// directories are, how long the arena waits for answers outside a search,
-// and the anchor of the rating table. They are declared with the keys
-// (config.Key.RunOnly). A key matches itself and every key under it; "[]"
-// matches any index.
-var runOnlyKeys = config.RunOnlyKeys()
-
-var indexRe = regexp.MustCompile(`\[\d+\]`)
-
-// runOnly reports whether key (as GameKeys writes it) is a run-only key.
-func runOnly(key string) bool {
-	k := indexRe.ReplaceAllString(key, "[]")
-	for _, r := range runOnlyKeys {
-		if k == r || strings.HasPrefix(k, r+".") {
-			return true
-		}
-	}
-	return false
-}
 
 // GameKeys flattens the resolved config into the keys that define its
 // games ("engines[1].limits.nodes" -> "3000"), run-only keys left out. The
@@ -79,7 +56,7 @@ func GameKeys(cfg *config.Config) (map[string]string, error) {
 	keys := map[string]string{}
 	flatten(keys, "", doc.Content[0])
 	for k := range keys {
-		if runOnly(k) {
+		if config.IsRunOnly(k) {
 			delete(keys, k)
 		}
 	}
@@ -229,7 +206,7 @@ func checkPlayed(cfg *config.Config, prev *record.Summary) (string, error) {
 	}
 	if diff := diffKeys(prev.PlayedConfig, keys); len(diff) > 0 {
 		return "", fmt.Errorf("%s differs from the config this run was played with:\n  %s\nthese keys change what a game is; only run-only keys may change (%s): put back the played values, or start a new run",
-			cfg.File, strings.Join(diff, "\n  "), strings.Join(runOnlyKeys, ", "))
+			cfg.File, strings.Join(diff, "\n  "), strings.Join(config.RunOnlyKeys(), ", "))
 	}
 	return "", nil
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -233,7 +234,10 @@ func KeysOf(path string) []string {
 
 // RunOnlyKeys lists the keys marked RunOnly as full paths ("output",
 // "engines[].log", "judge.timeout"); each stands for itself and every key
-// under it.
+// under it. They change how a run is carried out, never what a game is:
+// how many games at once, what is printed and written beside the games,
+// where the engines' logs and working directories are, how long the arena
+// waits for answers outside a search, and the anchor of the rating table.
 func RunOnlyKeys() []string {
 	var out []string
 	for _, s := range Sections {
@@ -244,6 +248,24 @@ func RunOnlyKeys() []string {
 		}
 	}
 	return out
+}
+
+var (
+	indexRe     = regexp.MustCompile(`\[\d+\]`)
+	runOnlyKeys = RunOnlyKeys()
+)
+
+// IsRunOnly reports whether a key path ("engines[1].log",
+// "output.pgn_comments", "engines[].workdir") is run-only: it or a key
+// above it is marked RunOnly.
+func IsRunOnly(key string) bool {
+	k := indexRe.ReplaceAllString(key, "[]")
+	for _, r := range runOnlyKeys {
+		if k == r || strings.HasPrefix(k, r+".") {
+			return true
+		}
+	}
+	return false
 }
 
 // notSweepable lists the top-level keys a sweep cannot vary.

@@ -146,6 +146,12 @@ func TestRunOnlyKeys(t *testing.T) {
 	if slices.Contains(got, "games") || slices.Contains(got, "engines[].limits") {
 		t.Errorf("RunOnlyKeys() = %v holds a key that changes the games", got)
 	}
+	for key, want := range map[string]bool{"engines[1].log": true, "output.pgn_comments": true, "judge.workers": true,
+		"engines[1].limits.nodes": false, "judge.depth": false, "outputs": false, "games": false} {
+		if IsRunOnly(key) != want {
+			t.Errorf("IsRunOnly(%q) = %v, want %v", key, !want, want)
+		}
+	}
 }
 
 // TestEveryDeclaredKeyIsDecoded sets each declared key to a value no key

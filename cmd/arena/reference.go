@@ -66,7 +66,7 @@ func writeReference(w io.Writer) {
 		fmt.Fprintln(w, "|---|---|---|---|---|")
 		for _, k := range s.Keys {
 			runOnly := ""
-			if k.RunOnly {
+			if config.IsRunOnly(strings.TrimPrefix(s.Path+"."+k.Name, ".")) {
 				runOnly = "yes"
 			}
 			row(w, "`"+k.Name+"`", k.Type, k.Default, runOnly, k.Meaning)
