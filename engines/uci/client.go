@@ -197,7 +197,7 @@ func Start(ctx context.Context, cfg ClientConfig) (*Client, error) {
 		outR.Close()
 		return nil, fmt.Errorf("engine %s: start %s: %w", cfg.Command, path, err)
 	}
-	c := newClient(cfg, inW, newPipeReader(outR))
+	c := newClient(cfg, newPipeWriter(inW), newPipeReader(outR))
 	c.pid = cmd.Process.Pid
 	exited := make(chan struct{})
 	var waitErr error

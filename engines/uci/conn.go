@@ -57,6 +57,13 @@ func (c *Client) LogNote(text string) {
 	c.logLine(time.Now(), "#", text)
 }
 
+// deadlineWriter is an engine's input that a write deadline can bound: its
+// pipe (os.File, or the raw pipe of rawread_linux.go).
+type deadlineWriter interface {
+	io.Writer
+	SetWriteDeadline(time.Time) error
+}
+
 // send writes command lines to the engine in one write: "position" and
 // "go" together wake the engine once, not twice, on every move.
 func (c *Client) send(cmds ...string) error {
@@ -84,8 +91,8 @@ func (c *Client) sendAt(cmds ...string) (time.Time, error) {
 	defer c.wmu.Unlock()
 	// An engine that stops reading its input must not block us forever once
 	// the pipe buffer is full.
-	if f, ok := c.w.(*os.File); ok {
-		_ = f.SetWriteDeadline(time.Now().Add(c.cfg.StartTimeout))
+	if d, ok := c.w.(deadlineWriter); ok {
+		_ = d.SetWriteDeadline(time.Now().Add(c.cfg.StartTimeout))
 	}
 	now := time.Now()
 	for _, cmd := range cmds {

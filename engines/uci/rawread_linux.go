@@ -4,16 +4,18 @@ import (
 	"io"
 	"os"
 	"syscall"
+	"time"
 	"unsafe"
 )
 
-// rawPipe reads an engine's output pipe with raw read system calls, waiting
-// for data through the runtime's poller as os.File does. An engine writes
-// each info line on its own, so the reader wakes several times a move; a
-// read through os.File enters the scheduler's system-call state, which
-// wakes the runtime's sysmon thread from its idle sleep every time (a
-// futex wake and several sleeps of sysmon per line, a third of the
-// arena's system calls). A read of a non-blocking pipe never blocks, so it
+// rawPipe reads an engine's output pipe, or writes its input pipe, with raw
+// system calls, waiting for the pipe through the runtime's poller as
+// os.File does. An engine writes each info line on its own, so the reader
+// wakes several times a move, and every move writes "position" and "go"; a
+// read or write through os.File enters the scheduler's system-call state,
+// which wakes the runtime's sysmon thread from its idle sleep every time (a
+// futex wake and several sleeps of sysmon per line, a third of the arena's
+// system calls). A read or write of a non-blocking pipe never blocks, so it
 // needs no such bookkeeping.
 type rawPipe struct {
 	f  *os.File
@@ -23,9 +25,25 @@ type rawPipe struct {
 // newPipeReader returns f's reader; f itself where it has no raw
 // connection.
 func newPipeReader(f *os.File) io.Reader {
+	if p := newRawPipe(f); p != nil {
+		return p
+	}
+	return f
+}
+
+// newPipeWriter returns f's writer, which keeps f's write deadline; f
+// itself where it has no raw connection.
+func newPipeWriter(f *os.File) deadlineWriter {
+	if p := newRawPipe(f); p != nil {
+		return p
+	}
+	return f
+}
+
+func newRawPipe(f *os.File) *rawPipe {
 	rc, err := f.SyscallConn()
 	if err != nil {
-		return f
+		return nil
 	}
 	return &rawPipe{f: f, rc: rc}
 }
@@ -34,21 +52,7 @@ func (r *rawPipe) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	var n int
-	var errno syscall.Errno
-	err := r.rc.Read(func(fd uintptr) bool {
-		for {
-			r1, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-			switch e {
-			case syscall.EINTR:
-				continue
-			case syscall.EAGAIN:
-				return false // wait until the poller says the pipe is readable
-			}
-			n, errno = int(r1), e
-			return true
-		}
-	})
+	n, errno, err := r.do(syscall.SYS_READ, p)
 	switch {
 	case err != nil: // closed: os.File's read gives its error as os.File would
 		return r.f.Read(p)
@@ -58,4 +62,52 @@ func (r *rawPipe) Read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	return n, nil
+}
+
+// Write writes all of p, waiting (up to the write deadline) while the pipe
+// is full, as os.File's Write does.
+func (r *rawPipe) Write(p []byte) (int, error) {
+	written := 0
+	for written < len(p) {
+		n, errno, err := r.do(syscall.SYS_WRITE, p[written:])
+		written += n
+		switch {
+		case err != nil: // closed or past the deadline: os.File's error
+			m, err := r.f.Write(p[written:])
+			return written + m, err
+		case errno != 0:
+			return written, &os.PathError{Op: "write", Path: r.f.Name(), Err: errno}
+		}
+	}
+	return written, nil
+}
+
+func (r *rawPipe) SetWriteDeadline(t time.Time) error { return r.f.SetWriteDeadline(t) }
+
+// do makes one read or write system call on p, waiting through the poller
+// while the pipe is not ready; err is the poller's (a closed file, a
+// passed deadline).
+func (r *rawPipe) do(trap uintptr, p []byte) (n int, errno syscall.Errno, err error) {
+	call := func(fd uintptr) bool {
+		for {
+			r1, _, e := syscall.RawSyscall(trap, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+			switch e {
+			case syscall.EINTR:
+				continue
+			case syscall.EAGAIN:
+				return false // wait until the poller says the pipe is ready
+			}
+			if e == 0 {
+				n = int(r1)
+			}
+			errno = e
+			return true
+		}
+	}
+	if trap == syscall.SYS_WRITE {
+		err = r.rc.Write(call)
+	} else {
+		err = r.rc.Read(call)
+	}
+	return n, errno, err
 }
