@@ -145,6 +145,10 @@ type Client struct {
 	// firstDropped names the first. Written by Search only.
 	infoDropped  int
 	firstDropped string
+
+	// fields is the buffer a search splits each line of the engine into;
+	// used by Search only.
+	fields []string
 }
 
 // InfoDropped returns how many info values the engine sent that were not

@@ -20,6 +20,14 @@ import (
 type rawPipe struct {
 	f  *os.File
 	rc syscall.RawConn
+	// One call's system call, buffer and results, for callFn: a method
+	// value made once, where a closure per call would allocate three
+	// times a line. A pipe is read, or written, by one goroutine at a time.
+	trap   uintptr
+	buf    []byte
+	n      int
+	errno  syscall.Errno
+	callFn func(fd uintptr) bool
 }
 
 // newPipeReader returns f's reader; f itself where it has no raw
@@ -45,7 +53,9 @@ func newRawPipe(f *os.File) *rawPipe {
 	if err != nil {
 		return nil
 	}
-	return &rawPipe{f: f, rc: rc}
+	p := &rawPipe{f: f, rc: rc}
+	p.callFn = p.call
+	return p
 }
 
 func (r *rawPipe) Read(p []byte) (int, error) {
@@ -88,26 +98,30 @@ func (r *rawPipe) SetWriteDeadline(t time.Time) error { return r.f.SetWriteDeadl
 // while the pipe is not ready; err is the poller's (a closed file, a
 // passed deadline).
 func (r *rawPipe) do(trap uintptr, p []byte) (n int, errno syscall.Errno, err error) {
-	call := func(fd uintptr) bool {
-		for {
-			r1, _, e := syscall.RawSyscall(trap, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-			switch e {
-			case syscall.EINTR:
-				continue
-			case syscall.EAGAIN:
-				return false // wait until the poller says the pipe is ready
-			}
-			if e == 0 {
-				n = int(r1)
-			}
-			errno = e
-			return true
-		}
-	}
+	r.trap, r.buf, r.n, r.errno = trap, p, 0, 0
 	if trap == syscall.SYS_WRITE {
-		err = r.rc.Write(call)
+		err = r.rc.Write(r.callFn)
 	} else {
-		err = r.rc.Read(call)
+		err = r.rc.Read(r.callFn)
 	}
-	return n, errno, err
+	r.buf = nil
+	return r.n, r.errno, err
+}
+
+// call is do's system call on fd; false when the pipe is not ready.
+func (r *rawPipe) call(fd uintptr) bool {
+	for {
+		r1, _, e := syscall.RawSyscall(r.trap, fd, uintptr(unsafe.Pointer(&r.buf[0])), uintptr(len(r.buf)))
+		switch e {
+		case syscall.EINTR:
+			continue
+		case syscall.EAGAIN:
+			return false // wait until the poller says the pipe is ready
+		}
+		if e == 0 {
+			r.n = int(r1)
+		}
+		r.errno = e
+		return true
+	}
 }

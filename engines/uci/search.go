@@ -143,7 +143,13 @@ type searchState struct {
 // line takes one line of the engine's output; done is true at bestmove,
 // with the error that a bestmove without a move after a refusal is.
 func (s *searchState) line(line outLine) (done bool, err error) {
-	f := strings.Fields(line.text)
+	// The fields go into the client's buffer (nothing keeps them: infoLine
+	// copies the PV): an engine writes several lines a move.
+	f := s.c.fields[:0]
+	for w := range strings.FieldsSeq(line.text) {
+		f = append(f, w)
+	}
+	s.c.fields = f
 	if len(f) == 0 {
 		return false, nil
 	}
