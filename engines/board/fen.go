@@ -27,7 +27,7 @@ func ParseFEN(fen string) (*Position, error) {
 	if len(fields) != 4 && len(fields) != 6 {
 		return nil, fmt.Errorf("fen %q: has %d fields, expected 6 (placement, side, castling, en passant, halfmove clock, fullmove number) or the first 4", clip.String(fen), len(fields))
 	}
-	p := &Position{rootFullmove: 1, hist: make([]undo, initialHistory)}
+	p := &Position{rootFullmove: 1} // the history comes with the first move
 	if err := p.parsePlacement(fen, fields[0]); err != nil {
 		return nil, err
 	}

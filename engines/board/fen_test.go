@@ -2,6 +2,7 @@ package board
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -95,5 +96,41 @@ func TestFENErrors(t *testing.T) {
 				t.Errorf("ParseFEN(%q) error %q does not contain %q", c.fen, msg, w)
 			}
 		}
+	}
+}
+
+// A parsed position allocates its history at its first move, not before:
+// parsing a book's lines to check them costs no history each (it was 48 KB
+// a line), and the first move still works, as does a game longer than the
+// first allocation.
+func TestParseFENAllocatesHistoryAtFirstMove(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range 100 {
+		if _, err := ParseFEN(StartFEN); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if perFEN := (after.TotalAlloc - before.TotalAlloc) / 100; perFEN > 2048 {
+		t.Errorf("ParseFEN allocated %d bytes a position, want under 2 KB (no history)", perFEN)
+	}
+	p, err := ParseFEN(StartFEN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	knights := []string{"g1f3", "g8f6", "f3g1", "f6g8"}
+	for i := range 2*initialHistory + 8 {
+		m, err := p.ParseMove(knights[i%4])
+		if err != nil {
+			t.Fatalf("ply %d: %v", i, err)
+		}
+		p.MakeMove(m)
+	}
+	if p.FEN() != "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 2056 1029" {
+		t.Errorf("after %d plies of knight moves: %s", 2*initialHistory+8, p.FEN())
+	}
+	if n := p.RepetitionCount(); n < 2 {
+		t.Errorf("RepetitionCount %d after hundreds of repetitions, want at least 2", n)
 	}
 }

@@ -30,8 +30,9 @@ func init() {
 	}
 }
 
-// growHistory doubles the undo stack; it only happens in games (or searches)
-// longer than the initial capacity. Not inlined, to keep MakeMove small.
+// growHistory allocates the undo stack at a position's first move and
+// doubles it in games (or searches) longer than that. Not inlined, to keep
+// MakeMove small.
 //
 //go:noinline
 func (p *Position) growHistory() {
