@@ -40,8 +40,7 @@ func main() {
 	dir, err := os.MkdirTemp("", "harness-cost")
 	check(err)
 	defer os.RemoveAll(dir)
-	bookAbs, err := filepath.Abs(*book)
-	check(err)
+	bookAbs := abs(*book)
 	cfg := filepath.Join(dir, "m40.yaml")
 	check(os.WriteFile(cfg, fmt.Appendf(nil, `name: m40
 games: 40
@@ -59,13 +58,13 @@ openings: {file: %s, order: sequential}
 	fmt.Printf("CPU: %s", cpu)
 	for r := 1; r <= *rounds; r++ {
 		pgn := filepath.Join(dir, fmt.Sprintf("fc%d.pgn", r))
-		m := measure(dir, *fastchess, "-engine", "cmd="+*stockfish, "name=SF1", "-engine", "cmd="+*stockfish, "name=SF2",
+		m := measure(dir, abs(*fastchess), "-engine", "cmd="+*stockfish, "name=SF1", "-engine", "cmd="+*stockfish, "name=SF2",
 			"-each", "tc=inf", "nodes=1000", "-rounds", "20", "-games", "2", "-repeat",
 			"-openings", "file="+bookAbs, "format=epd", "order=sequential", "-concurrency", "1", "-pgnout", "file="+pgn)
 		report(r, "fastchess", m, pgnPlies(pgn))
 		for _, a := range flag.Args() {
 			out := filepath.Join(dir, fmt.Sprintf("run%d-%s", r, filepath.Base(a)))
-			m := measure(dir, a, "run", cfg, "--out", out, "--quiet")
+			m := measure(dir, abs(a), "run", cfg, "--out", out, "--quiet")
 			report(r, a, m, pgnPlies(filepath.Join(out, "games.pgn")))
 		}
 	}
@@ -146,6 +145,17 @@ func report(round int, name string, m measurement, plies int) {
 	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Printf("round %d %-28s cpu %.2f s (user %.2f, sys %.2f) %.3f ms/ply over %d plies, peak RSS %.1f MB, wall %.1f s, load %s\n",
 		round, name, m.cpu, m.user, m.sys, 1000*m.cpu/float64(max(plies, 1)), plies, m.hwmMB, m.wall.Seconds(), strings.Fields(string(load))[0])
+}
+
+// abs makes a binary's path independent of the directory the harnesses
+// run in.
+func abs(path string) string {
+	if !strings.Contains(path, "/") {
+		return path // found through PATH
+	}
+	p, err := filepath.Abs(path)
+	check(err)
+	return p
 }
 
 func check(err error) {
