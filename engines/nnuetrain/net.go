@@ -94,10 +94,7 @@ func (n *Net) forward(s *scratch, feats []uint16, stm uint8, mirror int) float32
 	ou, ot := n.O[:h:h], n.O[h:2*h:2*h]
 	var sum float32
 	if n.Activation == SCReLU {
-		for i := range us {
-			a, b := clamp01(us[i]), clamp01(them[i])
-			sum += a*a*ou[i] + b*b*ot[i]
-		}
+		sum = outputSCReLU(us, them, ou, ot)
 	} else {
 		for i := range us {
 			sum += clamp01(us[i])*ou[i] + clamp01(them[i])*ot[i]
@@ -120,14 +117,7 @@ func (n *Net) backward(s *scratch, nfeats int, dOut float32, grad []float32) {
 	ou, ot := n.O[:h:h], n.O[h:2*h:2*h]
 	gou, got, gb := g.O[:h:h], g.O[h:2*h:2*h], g.B[:h:h]
 	if n.Activation == SCReLU {
-		for i := range us {
-			a, b := clamp01(us[i]), clamp01(them[i])
-			gou[i] += dOut * a * a
-			got[i] += dOut * b * b
-			dus[i] = dOut * ou[i] * below1(us[i], 2*a)
-			dthem[i] = dOut * ot[i] * below1(them[i], 2*b)
-			gb[i] += dus[i] + dthem[i]
-		}
+		backwardSCReLU(us, them, ou, ot, gou, got, gb, dus, dthem, dOut)
 	} else {
 		for i := range us {
 			a, b := clamp01(us[i]), clamp01(them[i])
@@ -170,8 +160,8 @@ func (n *Net) Evaluate(feats []uint16, stm uint8) float32 {
 // ±WeightClip.
 func (n *Net) clip(lo, hi int) {
 	w, o := len(n.W), len(n.W)+len(n.B)
-	for i := lo; i < hi; i++ {
-		if i < w || i >= o && i < o+len(n.O) {
+	for _, r := range [2][2]int{{0, w}, {o, o + len(n.O)}} {
+		for i := max(lo, r[0]); i < min(hi, r[1]); i++ {
 			n.Params[i] = min(max(n.Params[i], -WeightClip), WeightClip)
 		}
 	}

@@ -339,9 +339,7 @@ func (t *trainer) step(d *Data, targets []float32, idx []int32) float64 {
 			lo, hi := s*n/Shards, (s+1)*n/Shards
 			dst := t.grads[0][lo:hi]
 			for k := 1; k < Shards; k++ {
-				for j, v := range t.grads[k][lo:hi] {
-					dst[j] += v
-				}
+				add(dst, t.grads[k][lo:hi])
 			}
 			f(s, lo, hi)
 			t.net.clip(lo, hi)

@@ -105,6 +105,53 @@ func TestRowKernelsBitIdentical(t *testing.T) {
 	t.Logf("AVX2 path in use: %v", useAVX2)
 }
 
+// TestDenseKernelsBitIdentical compares the SCReLU output layer's kernels
+// in use with the portable ones, bit for bit, on accumulators either side
+// of 0 and 1 (exact zeros of both signs and ones included) and a tail of
+// additions (add) not a multiple of the SIMD width.
+func TestDenseKernelsBitIdentical(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	vec := func(n int, special bool) []float32 {
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = float32(rng.NormFloat64())
+			if special {
+				v[i] = []float32{v[i], 0, float32(math.Copysign(0, -1)), 1, 0.5 + v[i]/4}[rng.IntN(5)]
+			}
+		}
+		return v
+	}
+	for _, h := range []int{8, 64, 256, 264} {
+		us, them, ou, ot := vec(h, true), vec(h, true), vec(h, false), vec(h, false)
+		if a, b := outputSCReLU(us, them, ou, ot), outputSCReLUGo(us, them, ou, ot); math.Float32bits(a) != math.Float32bits(b) {
+			t.Fatalf("h %d: outputSCReLU %v, portable %v", h, a, b)
+		}
+		var got, want [5][]float32
+		for k := range got {
+			got[k] = vec(h, false)
+			want[k] = append([]float32(nil), got[k]...)
+		}
+		dOut := float32(rng.NormFloat64())
+		backwardSCReLU(us, them, ou, ot, got[0], got[1], got[2], got[3], got[4], dOut)
+		backwardSCReLUGo(us, them, ou, ot, want[0], want[1], want[2], want[3], want[4], dOut)
+		for k := range got {
+			for i := range got[k] {
+				if math.Float32bits(got[k][i]) != math.Float32bits(want[k][i]) {
+					t.Fatalf("h %d: backwardSCReLU output %d [%d] = %v, portable %v", h, k, i, got[k][i], want[k][i])
+				}
+			}
+		}
+		dst, src := vec(h+5, false), vec(h+5, false)
+		ref := append([]float32(nil), dst...)
+		add(dst, src)
+		for i := range dst {
+			if dst[i] != ref[i]+src[i] {
+				t.Fatalf("add [%d] = %v, want %v", i, dst[i], ref[i]+src[i])
+			}
+		}
+	}
+}
+
 func smallConfig() Config {
 	return Config{Hidden: 64, Epochs: 4, Batch: 256, LR: 0.005, LRFinal: 0.1, Lambda: 0.5, Seed: 7, Threads: 2}
 }
