@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"arena/engines/nnue"
 	"arena/engines/nnuetrain"
 )
 
@@ -50,9 +51,9 @@ func runTrainNNUE(args []string, stdout, stderr io.Writer) int {
 	}
 	switch *act {
 	case "screlu":
-		cfg.Activation = nnuetrain.SCReLU
+		cfg.Activation = nnue.SCReLU
 	case "crelu":
-		cfg.Activation = nnuetrain.ClippedReLU
+		cfg.Activation = nnue.CReLU
 	default:
 		fmt.Fprintf(stderr, "arena train nnue: --activation %q: expected screlu or crelu\n", *act)
 		return 2
@@ -87,7 +88,7 @@ func runTrainNNUE(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	q, clamped := net.Quantise(int(cfg.Scale))
-	if err := q.WriteFile(*out); err != nil {
+	if err := nnuetrain.WriteNet(*out, q); err != nil {
 		fmt.Fprintf(stderr, "arena train nnue: %v\n", err)
 		return 1
 	}
@@ -95,6 +96,6 @@ func runTrainNNUE(args []string, stdout, stderr io.Writer) int {
 		*out, rep.ResumedEpoch+rep.Epochs, rep.ResumedEpoch, rep.Samples, rep.Elapsed.Round(1e7),
 		float64(rep.Samples)/rep.Elapsed.Seconds(), float64(rep.Samples)/rep.CPU.Seconds())
 	fmt.Fprintf(stdout, "validation loss %.6f (quantised %.6f; constant predictor %.6f), training loss %.6f; %d weights clamped to int16\n",
-		rep.ValLoss, q.Loss(valSet, cfg.Lambda), rep.ConstLoss, rep.TrainLoss, clamped)
+		rep.ValLoss, nnuetrain.QuantisedLoss(q, valSet, cfg.Lambda), rep.ConstLoss, rep.TrainLoss, clamped)
 	return 0
 }

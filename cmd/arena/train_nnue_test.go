@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"arena/engines/nnuetrain"
+	"arena/engines/nnue"
 )
 
 func TestNNUEArguments(t *testing.T) {
@@ -47,8 +47,8 @@ func TestNNUEPipeline(t *testing.T) {
 	if !strings.Contains(out.String(), "validation loss") || !strings.Contains(out.String(), "samples/s") {
 		t.Errorf("train nnue printed %q, expected the losses and the speed", out.String())
 	}
-	q, err := nnuetrain.ReadFile(net)
-	if err != nil || q.Hidden != 64 || q.Activation != nnuetrain.SCReLU || q.Scale != 400 {
+	q, err := nnue.Load(net)
+	if err != nil || q.Hidden != 64 || q.Activation != nnue.SCReLU || q.Scale != 400 {
 		t.Fatalf("the net read back: %+v, %v", q, err)
 	}
 	errb.Reset()

@@ -2,6 +2,7 @@ package nnue
 
 import (
 	"math"
+	"slices"
 
 	"arena/engines/board"
 )
@@ -80,6 +81,23 @@ func (n *Net) Evaluate(p *board.Position) int32 {
 	n.refresh(us, p, stm)
 	n.refresh(them, p, stm.Other())
 	return n.output(us, them, n.dotFor(portable))
+}
+
+// EvaluateFeatures is Evaluate for a position given as its active
+// features (Feature) from the side to move's perspective (us) and the
+// other side's (them): the trainer's data are feature lists, and the
+// trainer measures its quantised nets with this, the engine's arithmetic.
+func (n *Net) EvaluateFeatures(us, them []int) int32 {
+	var acc [2][]int16
+	for k, feats := range [2][]int{us, them} {
+		acc[k] = slices.Clone(n.FeatureBias)
+		for _, f := range feats {
+			for i, w := range n.row(f) {
+				acc[k][i] += w
+			}
+		}
+	}
+	return n.output(acc[0], acc[1], n.dotFor(portable))
 }
 
 // change is a piece appearing on or leaving a square.

@@ -197,7 +197,8 @@ func checkAgainstRefresh(t *testing.T, net *Net, e *Evaluator, p *board.Position
 
 // TestColourSymmetry: the net sees a position and its colour-flipped twin
 // (ranks mirrored, colours and side to move swapped) the same way, which
-// fails if a perspective's features were indexed wrongly.
+// fails if a perspective's features were indexed wrongly; EvaluateFeatures
+// gives Evaluate's value.
 func TestColourSymmetry(t *testing.T) {
 	net := RandomNet(8, 32, SCReLU)
 	for _, fen := range treePositions {
@@ -211,6 +212,17 @@ func TestColourSymmetry(t *testing.T) {
 		}
 		if a, b := net.Evaluate(p), net.Evaluate(q); a != b {
 			t.Errorf("%s: %d, its colour-flipped twin %s: %d", fen, a, flipFEN(fen), b)
+		}
+		// The trainer's entry: the same value from feature lists.
+		var us, them []int
+		occ := p.Occupancy(board.White) | p.Occupancy(board.Black)
+		for occ != 0 {
+			sq := occ.PopLSB()
+			us = append(us, Feature(p.SideToMove(), p.PieceAt(sq), sq))
+			them = append(them, Feature(p.SideToMove().Other(), p.PieceAt(sq), sq))
+		}
+		if a, b := net.Evaluate(p), net.EvaluateFeatures(us, them); a != b {
+			t.Errorf("%s: Evaluate %d, EvaluateFeatures %d", fen, a, b)
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"arena/engines/nnue"
 )
 
 // Net is the float net being trained: 768 inputs -> Hidden per
@@ -11,7 +13,8 @@ import (
 // accumulator value of 1.0 is QA, the activation clamps to [0, 1], and the
 // output times the scale is the evaluation in centipawns).
 type Net struct {
-	Hidden, Activation int
+	Hidden     int
+	Activation nnue.Activation
 	// Params holds every parameter; W, B, O and OB are views of it, so the
 	// optimiser and checkpoints see one vector.
 	Params []float32
@@ -30,14 +33,14 @@ const WeightClip = 1.98
 // NewNet returns a net with seeded random weights: feature weights uniform
 // in ±1/sqrt(32) (about 30 pieces are active), output weights in
 // ±1/sqrt(2*Hidden), biases zero.
-func NewNet(hidden, activation int, seed uint64) (*Net, error) {
+func NewNet(hidden int, activation nnue.Activation, seed uint64) (*Net, error) {
 	if hidden < 8 || hidden%8 != 0 {
 		return nil, fmt.Errorf("hidden size %d: expected a positive multiple of 8", hidden)
 	}
-	if activation != SCReLU && activation != ClippedReLU {
-		return nil, fmt.Errorf("activation %d: expected %d (SCReLU) or %d (clipped ReLU)", activation, SCReLU, ClippedReLU)
+	if activation != nnue.SCReLU && activation != nnue.CReLU {
+		return nil, fmt.Errorf("activation %d: expected %d (SCReLU) or %d (clipped ReLU)", activation, nnue.SCReLU, nnue.CReLU)
 	}
-	n := netOf(hidden, activation, make([]float32, Inputs*hidden+3*hidden+1))
+	n := netOf(hidden, activation, make([]float32, nnue.Inputs*hidden+3*hidden+1))
 	rng := rand.New(rand.NewPCG(seed, 0x6e6e7565))
 	fw := 1 / math.Sqrt(32)
 	for i := range n.W {
@@ -51,8 +54,8 @@ func NewNet(hidden, activation int, seed uint64) (*Net, error) {
 }
 
 // netOf lays the views over params.
-func netOf(hidden, activation int, params []float32) *Net {
-	w := Inputs * hidden
+func netOf(hidden int, activation nnue.Activation, params []float32) *Net {
+	w := nnue.Inputs * hidden
 	return &Net{Hidden: hidden, Activation: activation, Params: params,
 		W:  params[:w:w],
 		B:  params[w : w+hidden : w+hidden],
@@ -93,7 +96,7 @@ func (n *Net) forward(s *scratch, feats []uint16, stm uint8, mirror int) float32
 	sumRows(them, n.W, s.them[:len(feats)])
 	ou, ot := n.O[:h:h], n.O[h:2*h:2*h]
 	var sum float32
-	if n.Activation == SCReLU {
+	if n.Activation == nnue.SCReLU {
 		sum = outputSCReLU(us, them, ou, ot)
 	} else {
 		for i := range us {
@@ -116,7 +119,7 @@ func (n *Net) backward(s *scratch, nfeats int, dOut float32, grad []float32) {
 	dus, dthem := s.dacc[:h:h], s.dacc[h:2*h:2*h]
 	ou, ot := n.O[:h:h], n.O[h:2*h:2*h]
 	gou, got, gb := g.O[:h:h], g.O[h:2*h:2*h], g.B[:h:h]
-	if n.Activation == SCReLU {
+	if n.Activation == nnue.SCReLU {
 		backwardSCReLU(us, them, ou, ot, gou, got, gb, dus, dthem, dOut)
 	} else {
 		for i := range us {

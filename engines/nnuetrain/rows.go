@@ -8,6 +8,8 @@ package nnuetrain
 // path keeps 64 accumulator floats in registers while it adds the rows,
 // but adds them row by row as this code does), and IEEE addition is
 // exact per lane, so the two paths are bit-identical; a test checks it.
+// The engine's kernels (engines/nnue) are the integer counterparts, on
+// int16 accumulators and weights; float training cannot use them.
 
 // sumRowsGo adds rows r of w (each len(dst) floats, row r at r*len(dst))
 // to dst, in the order of rows.

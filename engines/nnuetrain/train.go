@@ -36,6 +36,7 @@ import (
 	"time"
 
 	"arena/engines/nn/optim"
+	"arena/engines/nnue"
 	"arena/internal/atomicfile"
 )
 
@@ -46,7 +47,7 @@ const Shards = 8
 // Config describes a training run.
 type Config struct {
 	Hidden      int
-	Activation  int
+	Activation  nnue.Activation
 	Scale       float64 // centipawns per unit of the output (the file's scale) and the targets' sigmoid scale
 	Lambda      float64 // weight of the game result in the target
 	Epochs      int
@@ -74,7 +75,7 @@ func (c Config) Defaults() Config {
 		c.Hidden = 256
 	}
 	if c.Activation == 0 {
-		c.Activation = SCReLU
+		c.Activation = nnue.SCReLU
 	}
 	if c.Scale == 0 {
 		c.Scale = 400
