@@ -14,7 +14,7 @@ import (
 // With a P (GOMAXPROCS) per core, each such wake-up also wakes an idle
 // thread that spins, finds nothing and sleeps again: one P instead of two
 // cut the arena's CPU per ply in a Stockfish 1,000-node match by 45% on 2
-// cores (docs/arena.md, "The arena's own cost"). A game needs 0.2-0.4 ms
+// cores (docs/reference.md, "The arena's own cost, beside fastchess"). A game needs 0.2-0.4 ms
 // of the arena per ply; at a few milliseconds per engine move one P keeps up
 // with eight games with room to spare, and the engines keep the cores.
 const gamesPerProc = 8

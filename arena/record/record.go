@@ -17,7 +17,7 @@ import (
 )
 
 // Schema is the version of the run files' format this arena writes
-// (summary.json, games.jsonl, moves.csv). docs/arena.md ("Schema") lists
+// (summary.json, games.jsonl, moves.csv). docs/reference.md ("Schema history") lists
 // what each version added; files without a schema field are version 1,
 // and readers cope with every version.
 const Schema = 2

@@ -21,7 +21,7 @@ func mergeShards(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "into OUT, which then holds what a single run writes: config.yaml, games.jsonl, games.pgn and")
 		fmt.Fprintln(stderr, "moves.csv in game order, summary.json and summary.md (crosstable, ratings, SPRT). Shards of")
 		fmt.Fprintln(stderr, "different configs, two copies of one shard and missing shards or games are refused.")
-		fmt.Fprintln(stderr, "Sweep shards are merged setting by setting. See docs/arena.md.")
+		fmt.Fprintln(stderr, "Sweep shards are merged setting by setting. See docs/guide.md, \"Clusters: shards and merge\".")
 		fs.PrintDefaults()
 	}
 	positional, code, ok := parseArgs(fs, args)

@@ -47,7 +47,7 @@ func openingsGenerate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: arena openings generate --count N --out FILE.epd [--plies P] [--max-eval CP] [--depth D] [--seed S]")
 		fmt.Fprintln(stderr, "\nPlays P random plies from the start position (each among the moves Stockfish finds within")
 		fmt.Fprintln(stderr, "--margin of the best, or --uniform), keeps positions not seen before whose evaluation at")
-		fmt.Fprintln(stderr, "--depth is within ±--max-eval centipawns, and writes N of them as EPD (see docs/arena.md).")
+		fmt.Fprintln(stderr, "--depth is within ±--max-eval centipawns, and writes N of them as EPD (see docs/guide.md, \"Balanced books\").")
 		fs.PrintDefaults()
 	}
 	extra, code, ok := parseArgs(fs, args)

@@ -257,7 +257,7 @@ func quickUsage(w io.Writer) {
 	fmt.Fprint(w, `usage: arena run -engine OPTIONS -engine OPTIONS... [-each OPTIONS] [options]
 
 A quick match: the config written as cutechess-cli/fastchess flags, played
-as the equivalent YAML config is (docs/arena.md, "Quick match"; every flag
+as the equivalent YAML config is (docs/guide.md, "Quick match"; every flag
 beside those tools' in docs/parity.md).
 
 engine OPTIONS (KEY=VALUE; -each applies them to every engine, an engine's

@@ -41,7 +41,7 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "       arena run --resume DIR [--concurrency N] [--quiet]")
 		fmt.Fprintln(stderr, "       arena run -engine OPTIONS -engine OPTIONS... [-each OPTIONS] [options]  (a quick match; arena run -engine -h)")
 		fmt.Fprintln(stderr, "\nPlays the games, judges them with Stockfish and writes games.pgn, moves.csv,")
-		fmt.Fprintln(stderr, "summary.json, summary.md and config.yaml into the run directory (see docs/arena.md).")
+		fmt.Fprintln(stderr, "summary.json, summary.md and config.yaml into the run directory (see docs/guide.md; files: docs/reference.md).")
 		fmt.Fprintln(stderr, "A config with sweep: runs once per value, each in a subdirectory of DIR, and writes")
 		fmt.Fprintln(stderr, "the combined table to DIR/sweep.json and DIR/sweep.md; --resume DIR continues it.")
 		fmt.Fprintln(stderr, "Shards of one config, each run into its own directory, are joined with arena merge;")

@@ -1,5 +1,5 @@
 // Command harness-cost measures what the arena itself costs beside
-// fastchess (docs/arena.md, "The arena's own cost, beside fastchess"): the
+// fastchess (docs/reference.md, "The arena's own cost, beside fastchess"): the
 // same 40 games of Stockfish against itself at 1,000 nodes per move, played
 // by each harness in turn for a number of rounds. Measured is the harness
 // process alone, not its engines: its user and system CPU, read from
