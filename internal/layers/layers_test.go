@@ -43,7 +43,7 @@ var layers = []layer{
 	{[]string{"arena/..."}, "the libraries of the commands (report, suite, datagen, book): never the runner"},
 	{[]string{"arena"}, "the runner"},
 	{[]string{"arena/serve"}, "the dashboard, which rebuilds runs as the runner does"},
-	{[]string{"cmd/..."}, "the CLI"},
+	{[]string{"cmd/...", "scripts/..."}, "the CLI and the measuring tools of scripts/"},
 	{[]string{"studies/..."}, "studies: clients of the tool, which never imports them"},
 	{[]string{"configs/..."}, "checks of the shipped configs and deployment files (tests only)"},
 }
