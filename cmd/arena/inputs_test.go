@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"arena/internal/fixture"
 )
 
 // Empty inputs are errors, not a run over nothing that exits 0 (analyze
@@ -26,7 +28,7 @@ func TestEmptyInputs(t *testing.T) {
 		want string
 	}{
 		{[]string{"perft", "--epd", epd}, 2, epd + ": no positions"},
-		{[]string{"eval", "--model", nnTestdata + "valuenet_state.pt", "--epd", epd}, 2, epd + ": no positions"},
+		{[]string{"eval", "--model", fixture.Gunzip(t, nnTestdata+"valuenet_state.pt.gz"), "--epd", epd}, 2, epd + ": no positions"},
 		{[]string{"analyze", "--depth", "1", pgn}, 1, pgn + ": no games"},
 	}
 	for _, c := range cases {

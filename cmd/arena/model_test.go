@@ -10,6 +10,7 @@ import (
 
 	"arena/engines/board"
 	"arena/engines/nnue"
+	"arena/internal/fixture"
 )
 
 const nnTestdata = "../../engines/nn/testdata/"
@@ -17,6 +18,7 @@ const nnTestdata = "../../engines/nn/testdata/"
 func TestModelAndEvalCommands(t *testing.T) {
 	dir := t.TempDir()
 	st := filepath.Join(dir, "m.safetensors")
+	ckpt := fixture.Gunzip(t, nnTestdata+"valuenet_ckpt.pt.gz")
 	epd := filepath.Join(dir, "p.epd")
 	if err := os.WriteFile(epd, []byte("8/8/4k3/8/8/4K3/4P3/8 w - - bm e4;\n4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -26,8 +28,8 @@ func TestModelAndEvalCommands(t *testing.T) {
 		code       int
 		out, errit string
 	}{
-		{[]string{"model", "info", nnTestdata + "valuenet_ckpt.pt"}, 0, "757,985 trainable", ""},
-		{[]string{"model", "convert", nnTestdata + "valuenet_ckpt.pt", st}, 0, "generation 3", ""},
+		{[]string{"model", "info", ckpt}, 0, "757,985 trainable", ""},
+		{[]string{"model", "convert", ckpt, st}, 0, "generation 3", ""},
 		{[]string{"model", "info", st}, 0, "valuenet_ckpt.pt\ntensors", ""},
 		{[]string{"model", "info"}, 0, "file                          builtin:selfplay\n", ""},
 		{[]string{"model", "info", "builtin:supervised"}, 0, "757,985 trainable", ""},
@@ -37,8 +39,8 @@ func TestModelAndEvalCommands(t *testing.T) {
 		{[]string{"model", "frobnicate"}, 2, "", `unknown subcommand "frobnicate"`},
 		{[]string{"model", "convert", "a.pt"}, 2, "", "expected IN and OUT"},
 		{[]string{"eval", "--model", st, "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}, 0,
-			"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\t-0.3177", ""},
-		{[]string{"eval", "--model", st, "--epd", epd}, 0, "8/8/4k3/8/8/4K3/4P3/8 w - -\t0.0174", ""},
+			"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\t-0.3109", ""},
+		{[]string{"eval", "--model", st, "--epd", epd}, 0, "8/8/4k3/8/8/4K3/4P3/8 w - -\t0.0186", ""},
 		{[]string{"eval", "--model", st, "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"}, 2, "", "--fen: fen"},
 		{[]string{"eval", "--model", st, "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"}, 2, "", `"x": expected "w" or "b"`},
 		{[]string{"eval", "--model", filepath.Join(dir, "none.pt"), "--epd", epd}, 1, "", filepath.Join(dir, "none.pt")},

@@ -9,11 +9,12 @@ import (
 	"testing"
 
 	"arena/engines/nn"
+	"arena/internal/fixture"
 )
 
 func TestDescribeModel(t *testing.T) {
 	var out bytes.Buffer
-	if err := describeModel(&out, nnTestdata+"valuenet_ckpt.pt"); err != nil {
+	if err := describeModel(&out, fixture.Gunzip(t, nnTestdata+"valuenet_ckpt.pt.gz")); err != nil {
 		t.Fatal(err)
 	}
 	// Compare with the column alignment removed.
@@ -88,7 +89,7 @@ func TestWriteValues(t *testing.T) {
 	if err := json.Unmarshal(data, &g); err != nil || len(g.Positions) < 20 {
 		t.Fatalf("golden.json: %v, %d positions", err, len(g.Positions))
 	}
-	n, _, err := nn.Load(nnTestdata + "valuenet_state.pt")
+	n, _, err := nn.Load(fixture.Gunzip(t, nnTestdata+"valuenet_state.pt.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}

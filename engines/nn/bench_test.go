@@ -7,10 +7,11 @@ import (
 	"arena/engines/board"
 
 	"arena/engines/nn/gemm"
+	"arena/internal/fixture"
 )
 
 func benchmarkForward(b *testing.B, batch int) {
-	w, _, err := ReadFile("testdata/valuenet_state.pt")
+	w, _, err := ReadFile(fixture.Gunzip(b, "testdata/valuenet_state.pt.gz"))
 	if err != nil {
 		b.Fatal(err)
 	}

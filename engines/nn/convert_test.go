@@ -4,11 +4,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"arena/internal/fixture"
 )
 
 func TestConvert(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "m.safetensors")
-	if _, err := Convert("testdata/valuenet_ckpt.pt", out, "self-play, 3 generations"); err != nil {
+	if _, err := Convert(fixture.Gunzip(t, "testdata/valuenet_ckpt.pt.gz"), out, "self-play, 3 generations"); err != nil {
 		t.Fatal(err)
 	}
 	_, meta, err := Load(out)

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"arena/internal/fixture"
 )
 
 // smallSafetensors is a valid two-tensor file (not a ValueNet) for the
@@ -136,7 +138,7 @@ func FuzzReadSafetensors(f *testing.F) {
 }
 
 func TestValidate(t *testing.T) {
-	base, _, err := ReadFile("testdata/valuenet_state.pt")
+	base, _, err := ReadFile(fixture.Gunzip(t, "testdata/valuenet_state.pt.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +200,7 @@ func TestReadFileErrors(t *testing.T) {
 		}
 		return p
 	}
-	pt, err := os.ReadFile("testdata/valuenet_ckpt.pt")
+	pt, err := os.ReadFile(fixture.Gunzip(t, "testdata/valuenet_ckpt.pt.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}

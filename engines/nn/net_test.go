@@ -14,6 +14,7 @@ import (
 	"arena/engines/board"
 
 	"arena/engines/nn/gemm"
+	"arena/internal/fixture"
 )
 
 // golden is testdata/golden.json, written by testdata/make_fixtures.py from
@@ -77,7 +78,7 @@ func TestGoldenPyTorch(t *testing.T) {
 	g := readGolden(t)
 	inputs := goldenInputs(t, g)
 	for _, file := range []string{"valuenet_state.pt", "valuenet_ckpt.pt"} {
-		w, meta, err := ReadFile(filepath.Join("testdata", file))
+		w, meta, err := ReadFile(fixture.Gunzip(t, filepath.Join("testdata", file+".gz")))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +128,7 @@ func TestGoldenPyTorch(t *testing.T) {
 func TestBatchSizes(t *testing.T) {
 	g := readGolden(t)
 	inputs := goldenInputs(t, g)
-	w, _, err := ReadFile("testdata/valuenet_state.pt")
+	w, _, err := ReadFile(fixture.Gunzip(t, "testdata/valuenet_state.pt.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +165,7 @@ func TestBatchSizes(t *testing.T) {
 }
 
 func TestSafetensorsRoundTrip(t *testing.T) {
-	w, meta, err := ReadFile("testdata/valuenet_ckpt.pt")
+	w, meta, err := ReadFile(fixture.Gunzip(t, "testdata/valuenet_ckpt.pt.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +227,7 @@ func TestSafetensorsRoundTrip(t *testing.T) {
 }
 
 func TestEvaluateAllocatesNothing(t *testing.T) {
-	n, _, err := Load("testdata/valuenet_state.pt")
+	n, _, err := Load(fixture.Gunzip(t, "testdata/valuenet_state.pt.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +247,7 @@ func TestEvaluateAllocatesNothing(t *testing.T) {
 func TestNetConcurrent(t *testing.T) {
 	g := readGolden(t)
 	inputs := goldenInputs(t, g)
-	n, _, err := Load("testdata/valuenet_state.pt")
+	n, _, err := Load(fixture.Gunzip(t, "testdata/valuenet_state.pt.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +283,7 @@ func TestNetConcurrent(t *testing.T) {
 // TestForcedKernel: ARENA_GEMM picks the kernel of every new Net, and a bad
 // value is an error naming the variable.
 func TestForcedKernel(t *testing.T) {
-	w, _, err := ReadFile("testdata/valuenet_state.pt")
+	w, _, err := ReadFile(fixture.Gunzip(t, "testdata/valuenet_state.pt.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,17 +16,18 @@ import (
 	"arena/engines/nn"
 	"arena/engines/nn/nets"
 	"arena/engines/nnue"
+	"arena/internal/fixture"
 )
 
-// Model returns the path of the random-weight ValueNet fixture committed by
-// engines/nn (a raw PyTorch state_dict).
+// Model returns the path of the unpacked ValueNet fixture committed by
+// engines/nn (a raw PyTorch state_dict of a briefly trained net).
 func Model(t testing.TB) string {
 	t.Helper()
 	_, file, _, ok := runtime.Caller(0)
 	if !ok {
 		t.Fatal("enginetest: cannot locate the source directory")
 	}
-	return filepath.Join(filepath.Dir(file), "..", "..", "nn", "testdata", "valuenet_state.pt")
+	return fixture.Gunzip(t, filepath.Join(filepath.Dir(file), "..", "..", "nn", "testdata", "valuenet_state.pt.gz"))
 }
 
 // SafetensorsModel converts the fixture to safetensors in a temporary

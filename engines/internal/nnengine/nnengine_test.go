@@ -13,6 +13,7 @@ import (
 	"arena/engines/board"
 	"arena/engines/nn"
 	"arena/engines/nn/nets"
+	"arena/internal/fixture"
 )
 
 func TestValueToCP(t *testing.T) {
@@ -155,7 +156,7 @@ func TestBeginFinish(t *testing.T) {
 // TestLoadFileCache: engines built from one file share its net until the
 // file changes.
 func TestLoadFileCache(t *testing.T) {
-	data, err := os.ReadFile("../../nn/testdata/valuenet_state.pt")
+	data, err := os.ReadFile(fixture.Gunzip(t, "../../nn/testdata/valuenet_state.pt.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """PyTorch reference speed of the thesis ValueNet forward pass on one thread.
 
-    /usr/bin/python3 bench_torch.py [valuenet_state.pt]
+    /usr/bin/python3 bench_torch.py [valuenet_state.pt.gz]
+
+(a .pt file, gzipped or not; without one, the net keeps its random weights).
 
 Prints, for batch 1, 32 and 256, the time of one forward pass and the time per
 position (eval mode, no_grad, torch.set_num_threads(1)), to compare with
@@ -9,6 +11,8 @@ go test -bench Forward ./engines/nn and nn.Bench: the best of several runs in wa
 time, and in CPU time of the (only) computing thread, which a busy shared machine
 disturbs less.
 """
+import gzip
+import io
 import sys
 import time
 
@@ -21,7 +25,12 @@ def main():
     torch.set_num_threads(1)
     net = ValueNet()
     if len(sys.argv) > 1:
-        net.load_state_dict(torch.load(sys.argv[1]))
+        path = sys.argv[1]
+        if path.endswith(".gz"):
+            # torch.load needs a seekable file: unpack into memory.
+            with gzip.open(path) as f:
+                path = io.BytesIO(f.read())
+        net.load_state_dict(torch.load(path))
     net.eval()
     print("torch %s, %d thread(s)" % (torch.__version__, torch.get_num_threads()))
     for batch in (1, 32, 256):

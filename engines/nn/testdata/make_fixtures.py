@@ -6,15 +6,21 @@ Run with Debian's python3-torch (PyTorch 1.13) from engines/nn/testdata:
     /usr/bin/python3 make_fixtures.py
 
 It writes
-  valuenet_state.pt   raw state_dict (torch.save)
-  valuenet_ckpt.pt    {"m": state_dict, "g": 3, "best_wr": 0.55}, the self-play trainer's form
-  golden.json         eval-mode outputs for the FENs below, plus the encoded planes' piece count
+  valuenet_state.pt.gz  raw state_dict (torch.save), gzipped
+  valuenet_ckpt.pt.gz   {"m": state_dict, "g": 3, "best_wr": 0.55}, the self-play trainer's form, gzipped
+  golden.json           eval-mode outputs for the FENs below, plus the encoded planes' piece count
+
+The fixtures weigh on the repository, so after training every float tensor is
+quantised to 8 significant bits (quantise): the float32 words then end in 16
+zero bits and gzip shrinks the 3 MB files to about a third. They stay real
+torch.save files of a trained net; the tests unpack them (engines/nn/fixture).
 
 The network is the listing of seeds/000 (figure 2.28, lines 29-57) and the encoder
 is board_to_tensor_optimized (figure 2.27, lines 10-27), reimplemented on the FEN
 piece placement, so that python-chess is not needed.
 """
 import json
+import subprocess
 
 import torch
 import torch.nn as nn
@@ -98,6 +104,16 @@ FENS = [
 ]
 
 
+def quantise(t):
+    """t rounded to 8 significant bits: round(t / s) * s with the power of two
+    s = 2^floor(log2(max|t| / 127)), so |t| / s stays below 255."""
+    m = t.abs().max().item()
+    if m == 0:
+        return t
+    s = 2.0 ** torch.floor(torch.log2(torch.tensor(m / 127.0))).item()
+    return torch.round(t / s) * s
+
+
 def random_boards(n, gen):
     """Random piece sets (no legality) and a material-balance target in (-1, 1)."""
     x = torch.zeros(n, 12, 8, 8)
@@ -138,8 +154,17 @@ def main():
     net.eval()
 
     sd = net.state_dict()
+    with torch.no_grad():
+        # In place: the state_dict's tensors are the net's, so golden.json
+        # below is the quantised net's. BatchNorm's running statistics are
+        # floats too; num_batches_tracked (int64) is left as it is.
+        for t in sd.values():
+            if t.is_floating_point():
+                t.copy_(quantise(t))
     torch.save(sd, "valuenet_state.pt")
     torch.save({"m": sd, "g": 3, "best_wr": 0.55}, "valuenet_ckpt.pt")
+    # -n: no name or time stamp in the header, so a rerun gives the same bytes.
+    subprocess.run(["gzip", "-9nf", "valuenet_state.pt", "valuenet_ckpt.pt"], check=True)
 
     x = torch.stack([board_to_tensor(f) for f in FENS])
     with torch.no_grad():
