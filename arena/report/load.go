@@ -179,20 +179,11 @@ func runDirsIn(dir string) ([]string, error) {
 
 // LoadRun reads one run directory.
 func LoadRun(dir string) (*Run, error) {
-	r := &Run{Dir: dir}
-	path := filepath.Join(dir, output.SummaryJSON)
-	data, err := os.ReadFile(path)
+	sum, err := LoadSummary(dir)
 	if err != nil {
-		return nil, fmt.Errorf("%s: missing %s (is this a run directory of arena run?): %w", dir, output.SummaryJSON, unwrapPath(err))
+		return nil, err
 	}
-	r.Summary = &record.Summary{}
-	if err := json.Unmarshal(data, r.Summary); err != nil {
-		return nil, fmt.Errorf("%s: %v (expected the summary.json of arena run)", path, err)
-	}
-	if len(r.Summary.Engines) == 0 {
-		return nil, fmt.Errorf("%s: no engines (expected the summary.json of arena run)", path)
-	}
-	restoreStatistics(r.Summary)
+	r := &Run{Dir: dir, Summary: sum}
 	cfg, err := os.ReadFile(filepath.Join(dir, output.ConfigFile))
 	if err != nil {
 		return nil, fmt.Errorf("%s: missing %s, the run's resolved configuration: %w", dir, output.ConfigFile, unwrapPath(err))
@@ -208,6 +199,26 @@ func LoadRun(dir string) (*Run, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// LoadSummary reads a run directory's summary.json alone, its statistics
+// restored as LoadRun restores them: for what needs no game (a run of
+// 100,000 games costs seconds of CPU to load whole).
+func LoadSummary(dir string) (*record.Summary, error) {
+	path := filepath.Join(dir, output.SummaryJSON)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: missing %s (is this a run directory of arena run?): %w", dir, output.SummaryJSON, unwrapPath(err))
+	}
+	sum := &record.Summary{}
+	if err := json.Unmarshal(data, sum); err != nil {
+		return nil, fmt.Errorf("%s: %v (expected the summary.json of arena run)", path, err)
+	}
+	if len(sum.Engines) == 0 {
+		return nil, fmt.Errorf("%s: no engines (expected the summary.json of arena run)", path)
+	}
+	restoreStatistics(sum)
+	return sum, nil
 }
 
 // restoreStatistics recomputes the Elo, pentanomial and rating statistics

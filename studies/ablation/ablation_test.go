@@ -78,11 +78,10 @@ func TestAblationDocMatchesResults(t *testing.T) {
 			}
 			continue
 		}
-		r, err := arep.LoadRun(dir)
+		sum, err := arep.LoadSummary(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sum := r.Summary
 		if len(sum.Pairs) != 1 || sum.Pairs[0].Penta == nil || sum.Pairs[0].A != "Strong" {
 			t.Fatalf("%s: want one pairing of Strong with game pairs, have %+v", dir, sum.Pairs)
 		}
