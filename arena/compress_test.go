@@ -153,6 +153,7 @@ func timeless(t *testing.T, name string, data []byte) string {
 // whose content is that of an uncompressed run of the same config; the
 // two share the config hash, and the run names the .gz files it wrote.
 func TestCompressedRunEqualsPlainRun(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	plainDir, gzDir := filepath.Join(root, "plain"), filepath.Join(root, "gz")
 	plainSum, err := Run(t.Context(), writeConfig(t, plainOf(compressed)), Options{Binary: arenaBin, OutDir: plainDir})
@@ -189,6 +190,7 @@ func TestCompressedRunEqualsPlainRun(t *testing.T) {
 // its directory is refused, and --resume decompresses it, plays the rest and
 // compresses it again, with the games of the uninterrupted plain run.
 func TestCompressedRunInterruptAndResume(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	plainDir, dir := filepath.Join(root, "plain"), filepath.Join(root, "gz")
 	if _, err := Run(t.Context(), writeConfig(t, plainOf(compressed)), Options{Binary: arenaBin, OutDir: plainDir}); err != nil {
@@ -256,6 +258,7 @@ func TestResumeCorruptCompressedLog(t *testing.T) {
 // leaves output.compress out), into the single run's games; the merged
 // directory is compressed as the config says.
 func TestMergeCompressedShards(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	single := filepath.Join(root, "single")
 	if _, err := Run(t.Context(), writeConfig(t, plainOf(compressed)), Options{Binary: arenaBin, OutDir: single}); err != nil {

@@ -58,6 +58,7 @@ func gameKeys(t *testing.T, dir string) []string {
 // The same config gives the same games at concurrency 1 and 2, and the
 // outputs of the concurrent run are in game order.
 func TestConcurrencyGivesIdenticalGames(t *testing.T) {
+	t.Parallel()
 	cfg := writeConfig(t, nodeLimited)
 	var dirs []string
 	for _, n := range []int{1, 2} {
@@ -109,6 +110,7 @@ func TestConcurrencyGivesIdenticalGames(t *testing.T) {
 // Shards played separately and merged equal the single run, game by game;
 // merge refuses overlaps, gaps and shards of another config.
 func TestShardsMergeToTheSingleRun(t *testing.T) {
+	t.Parallel()
 	cfg := writeConfig(t, nodeLimited)
 	root := t.TempDir()
 	single := filepath.Join(root, "single")
@@ -373,6 +375,7 @@ func checkGameOrder(t *testing.T, dir string) {
 // A sweep shards per setting and per game, and its shards merge setting by
 // setting into what the whole sweep plays.
 func TestSweepShardsMerge(t *testing.T) {
+	t.Parallel()
 	cfg := writeConfig(t, `
 games: 4
 max_moves: 20

@@ -122,6 +122,7 @@ engines:
 // config_sha256, books with their provenance put back on top). The runs
 // whose hash an older arena computed over other keys are listed.
 func TestCommittedRunsMatchTheirConfigs(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join("..", "results")
 	n := 0
 	var legacy []string

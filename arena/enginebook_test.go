@@ -29,6 +29,7 @@ var bookWeights = []uint16{3, 1, 1, 3, 1, 1, 1, 1}
 // {book} in the PGN, judged but left out of the averages and the judge's
 // statistics, and the same at any concurrency.
 func TestEngineBooks(t *testing.T) {
+	t.Parallel()
 	needStockfish(t)
 	bin := filepath.Join(t.TempDir(), "own.bin")
 	polyglotBook(t, bin, bookEntries, bookWeights)

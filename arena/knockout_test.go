@@ -122,6 +122,7 @@ func findEncounter(es []record.KnockoutEncounter, x, y string) *record.KnockoutE
 // meet 1-4 and 2-3, the winners in the final, each encounter of two games
 // (more on a tie), and the bracket and winner are printed and saved.
 func TestKnockoutFourEngines(t *testing.T) {
+	t.Parallel()
 	sum, dir, out, err := playMatch(t, context.Background(), `
 format: knockout
 games: 2

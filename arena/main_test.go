@@ -17,6 +17,12 @@ import (
 
 // Binaries built once for all tests: the arena CLI (which serves built-in
 // engines as "arena uci ENGINE") and the fake UCI engine of testdata.
+//
+// The tests that cost the most CPU (games in child processes, each in its
+// own temporary directory) call t.Parallel, so that the package uses both
+// cores of a small machine; go test runs them after the sequential tests,
+// which may set package variables (peerPoll). Tests that measure this
+// process (its heap, its RSS) or a clock stay sequential.
 var (
 	arenaBin string
 	fakeBin  string

@@ -48,6 +48,7 @@ func playMatch(t testing.TB, ctx context.Context, text string) (*record.Summary,
 // and the ACPL in summary.json must equal a recomputation from the PGN's
 // moves with a fresh judge.
 func TestMatchHeuristicVsStockfish(t *testing.T) {
+	t.Parallel()
 	needStockfish(t)
 	const judgeDepth = 6
 	sum, dir, out, err := playMatch(t, context.Background(), fmt.Sprintf(`

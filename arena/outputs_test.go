@@ -18,6 +18,7 @@ import (
 // interval prints the Elo and pentanomial lines every K games, with the
 // numbers of the summary.
 func TestEPDAndRatingInterval(t *testing.T) {
+	t.Parallel()
 	cfg := writeConfig(t, `
 games: 6
 max_moves: 40

@@ -156,6 +156,7 @@ func (s *syncBuffer) String() string {
 // a game is done, no row of the output is wider than the terminal, and the
 // time split adds up to the wall time.
 func TestLiveLineDuringRun(t *testing.T) {
+	t.Parallel()
 	needStockfish(t)
 	cfg := writeConfig(t, `
 name: live

@@ -283,6 +283,7 @@ sprt: {elo0: 0, elo1: 200, model: logistic}
 // resumed: setting 1 continues (or, when its second game was played while
 // the first was judged, is already done), setting 2 starts.
 func TestSweep(t *testing.T) {
+	t.Parallel()
 	needStockfish(t)
 	cfg := writeConfig(t, `
 name: depth-sweep
