@@ -14,7 +14,7 @@ build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/arena
 
 # go test's 10-minute limit a package is raised to 20: a package's wall time is its CPU time
-# times the machine's load, and the largest (arena, 40 s of CPU) must pass on a busy machine.
+# times the machine's load, and the largest (arena, about 60 s of CPU: docs/testing.md) must pass on a busy machine.
 test: test-tools
 	$(GO) vet ./...
 	$(GO) test -timeout 20m ./...
