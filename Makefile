@@ -313,3 +313,9 @@ nnue-net: build
 	$(MAKE) --no-print-directory nnue-data-check
 	./$(BIN) train nnue --data $(NNUE_DATA) --out engines/nn/nets/nnue-256.nnue $(NNUE_TRAIN)
 	sha256sum engines/nn/nets/nnue-256.nnue
+
+# The heuristic engine's tuned evaluation weights (option eval_weights=tuned, docs/ablation.md),
+# Texel-tuned on the first 800,000 positions of the same self-play data.
+.PHONY: texel-tune
+texel-tune: build nnue-data-text
+	./$(BIN) train texel --data $(NNUE_DATA) --positions 800000 --val 0.1 --epochs 50 --lr 1 --tables=false --out engines/heuristic/tuned.go

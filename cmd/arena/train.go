@@ -18,7 +18,7 @@ import (
 
 func init() {
 	register("train", command{
-		summary: "train a ValueNet: 'train supervised' on datagen data, 'train selfplay' by reinforcement; 'train giraffe', 'train deepchess', 'train nnue': the giraffe, deepchess and nnue engines' nets",
+		summary: "train a ValueNet: 'train supervised' on datagen data, 'train selfplay' by reinforcement; 'train giraffe', 'train deepchess', 'train nnue': the giraffe, deepchess and nnue engines' nets; 'train texel': the heuristic engine's evaluation weights",
 		run:     runTrain,
 	})
 }
@@ -36,12 +36,14 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 			return runTrainDeepChess(args[1:], stdout, stderr)
 		case "nnue":
 			return runTrainNNUE(args[1:], stdout, stderr)
+		case "texel":
+			return runTrainTexel(args[1:], stdout, stderr)
 		case "-h", "--help", "help":
-			fmt.Fprintln(stdout, "usage: arena train supervised|selfplay|giraffe|deepchess|nnue [options] (arena train MODE -h for the options)")
+			fmt.Fprintln(stdout, "usage: arena train supervised|selfplay|giraffe|deepchess|nnue|texel [options] (arena train MODE -h for the options)")
 			return 0
 		}
 	}
-	fmt.Fprintln(stderr, "usage: arena train supervised|selfplay|giraffe|deepchess|nnue [options] (arena train MODE -h for the options)")
+	fmt.Fprintln(stderr, "usage: arena train supervised|selfplay|giraffe|deepchess|nnue|texel [options] (arena train MODE -h for the options)")
 	return 2
 }
 

@@ -51,20 +51,20 @@ type evalTables struct {
 	phase  [16]int32
 }
 
-func newEvalTables(mode pstMode) *evalTables {
+func newEvalTables(mode pstMode, w *Weights) *evalTables {
 	t := &evalTables{}
 	for pt := board.Pawn; pt <= board.King; pt++ {
-		w, b := board.MakePiece(board.White, pt), board.MakePiece(board.Black, pt)
-		t.phase[w], t.phase[b] = gamePhaseInc[pt], gamePhaseInc[pt]
+		wp, bp := board.MakePiece(board.White, pt), board.MakePiece(board.Black, pt)
+		t.phase[wp], t.phase[bp] = gamePhaseInc[pt], gamePhaseInc[pt]
 		for sq := 0; sq < 64; sq++ {
 			wIdx, bIdx := sq^56, sq
 			if mode == pstThesis {
 				wIdx, bIdx = sq, sq^56
 			}
-			t.mg[w][sq] = mgMaterial[pt] + mgPST[pt][wIdx]
-			t.eg[w][sq] = egMaterial[pt] + egPST[pt][wIdx]
-			t.mg[b][sq] = -(mgMaterial[pt] + mgPST[pt][bIdx])
-			t.eg[b][sq] = -(egMaterial[pt] + egPST[pt][bIdx])
+			t.mg[wp][sq] = mgMaterial[pt] + w.MgPST[pt][wIdx]
+			t.eg[wp][sq] = egMaterial[pt] + w.EgPST[pt][wIdx]
+			t.mg[bp][sq] = -(mgMaterial[pt] + w.MgPST[pt][bIdx])
+			t.eg[bp][sq] = -(egMaterial[pt] + w.EgPST[pt][bIdx])
 		}
 	}
 	return t

@@ -68,7 +68,7 @@ func evalFEN(t *testing.T, tables *evalTables, fen string) int32 {
 
 func TestEvalSymmetry(t *testing.T) {
 	for _, mode := range []pstMode{pstCorrect, pstThesis} {
-		tables := newEvalTables(mode)
+		tables := newEvalTables(mode, &pestoWeights)
 		if v := evalFEN(t, tables, engines.StartFEN); v != 0 {
 			t.Errorf("mode %d: start position evaluates %d, want 0", mode, v)
 		}
@@ -103,14 +103,14 @@ func TestEvalByHand(t *testing.T) {
 			-((1025+10)*20 + (936-43)*4) / 24},
 	}
 	for _, tc := range tests {
-		if got := evalFEN(t, newEvalTables(tc.mode), tc.fen); got != tc.want {
+		if got := evalFEN(t, newEvalTables(tc.mode, &pestoWeights), tc.fen); got != tc.want {
 			t.Errorf("%s: eval %d, want %d", tc.name, got, tc.want)
 		}
 	}
 }
 
 func TestThesisPSTIsMirrored(t *testing.T) {
-	correct, thesis := newEvalTables(pstCorrect), newEvalTables(pstThesis)
+	correct, thesis := newEvalTables(pstCorrect, &pestoWeights), newEvalTables(pstThesis, &pestoWeights)
 	wp, bp := board.MakePiece(board.White, board.Pawn), board.MakePiece(board.Black, board.Pawn)
 	// The listing's White reads the rank-8-first table with a1 = 0: its
 	// pawns score highest in the middlegame on rank 2, not rank 7.

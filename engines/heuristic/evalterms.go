@@ -12,7 +12,10 @@ import "arena/engines/board"
 // without these terms, so the passed-pawn bonus is kept small (the pawn
 // tables already pay for advanced pawns). What the set buys is measured in
 // games (docs/ablation.md).
-type termsEval struct{ *evalTables }
+type termsEval struct {
+	*evalTables
+	w *Weights
+}
 
 // Weights of the evaluation terms in centipawns, middlegame and endgame.
 var (
@@ -74,20 +77,28 @@ func init() {
 // phases, from the side to move's point of view.
 func (e termsEval) Evaluate(p *board.Position) int32 {
 	mg, eg, phase := e.sums(p)
-	w, b := sideTerms(p, board.White), sideTerms(p, board.Black)
+	w, b := sideTerms(p, board.White, e.w, nil), sideTerms(p, board.Black, e.w, nil)
 	return taper(p, mg+w.mg-b.mg, eg+w.eg-b.eg, phase)
 }
 
-// terms is a side's sum of terms in the middlegame and the endgame.
-type terms struct{ mg, eg int32 }
-
-func (t *terms) add(w [2]int32, n int32) {
-	t.mg += w[0] * n
-	t.eg += w[1] * n
+// terms is a side's sum of terms in the middlegame and the endgame; with a
+// tracer it also records which weights it added (Trace).
+type terms struct {
+	mg, eg int32
+	tr     *tracer
 }
 
-// sideTerms returns side c's terms.
-func sideTerms(p *board.Position, c board.Color) (t terms) {
+func (t *terms) add(w *[2]int32, n int32) {
+	t.mg += w[0] * n
+	t.eg += w[1] * n
+	if t.tr != nil {
+		t.tr.add(&w[0], &w[1], n)
+	}
+}
+
+// sideTerms returns side c's terms with weights w.
+func sideTerms(p *board.Position, c board.Color, w *Weights, tr *tracer) (t terms) {
+	t.tr = tr
 	them := c.Other()
 	own := p.Occupancy(c)
 	occ := own | p.Occupancy(them)
@@ -101,7 +112,7 @@ func sideTerms(p *board.Position, c board.Color) (t terms) {
 		for b := p.Pieces(c, pt); b != 0; {
 			sq := b.PopLSB()
 			att := board.Attacks(pt, c, sq, occ)
-			t.add(mobilityWeight[pt], int32((att&^own&^pawnGuarded).Count())-mobilityCenter[pt])
+			t.add(&w.Mobility[pt], int32((att&^own&^pawnGuarded).Count())-mobilityCenter[pt])
 			if hits := int32((att & zone).Count()); hits > 0 {
 				attackers++
 				weight += kingAttackWeight[pt] * hits
@@ -109,9 +120,9 @@ func sideTerms(p *board.Position, c board.Color) (t terms) {
 			if pt == board.Rook {
 				switch file := fileMask[sq.File()]; {
 				case file&(pawns|theirPawns) == 0:
-					t.add(rookOpen, 1)
+					t.add(&w.RookOpen, 1)
 				case file&pawns == 0:
-					t.add(rookSemiOpen, 1)
+					t.add(&w.RookSemiOpen, 1)
 				}
 			}
 		}
@@ -120,23 +131,23 @@ func sideTerms(p *board.Position, c board.Color) (t terms) {
 		t.mg += min(weight*weight/4, kingDangerMax)
 	}
 	if p.Pieces(c, board.Bishop).Count() >= 2 {
-		t.add(bishopPair, 1)
+		t.add(&w.BishopPair, 1)
 	}
 	for b := pawns; b != 0; {
 		sq := b.PopLSB()
 		f := sq.File()
 		if pawns&adjacentMask[f] == 0 {
-			t.add(isolatedPawn, 1)
+			t.add(&w.IsolatedPawn, 1)
 		}
 		switch {
 		case frontSpan[c][sq]&fileMask[f]&pawns != 0:
-			t.add(doubledPawn, 1) // and not passed: its own pawn stops it
+			t.add(&w.DoubledPawn, 1) // and not passed: its own pawn stops it
 		case frontSpan[c][sq]&theirPawns == 0:
 			rank := sq.Rank()
 			if c == board.Black {
 				rank = 7 - rank
 			}
-			t.add(passedPawn[rank], 1)
+			t.add(&w.PassedPawn[rank], 1)
 		}
 	}
 	return t

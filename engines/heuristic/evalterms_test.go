@@ -13,8 +13,8 @@ func termsFEN(t *testing.T, fen string) (withTerms, pesto int32) {
 	if err != nil {
 		t.Fatalf("parse %s: %v", fen, err)
 	}
-	tables := newEvalTables(pstCorrect)
-	return termsEval{tables}.Evaluate(p), tables.Evaluate(p)
+	tables := newEvalTables(pstCorrect, &pestoWeights)
+	return termsEval{tables, &pestoWeights}.Evaluate(p), tables.Evaluate(p)
 }
 
 func TestEvalTermsSymmetry(t *testing.T) {

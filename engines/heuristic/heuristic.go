@@ -72,12 +72,15 @@ const (
 	optMaxDepth  = "max_depth"
 	optHash      = "hash"
 	optEvalTerms = "eval_terms"
+	optWeights   = "eval_weights"
+	optNullR     = "null_move_r"
 	optPST       = "pst"
 	optProb      = "probability"
 )
 
 const (
 	defaultMaxDepth = 10
+	defaultNullR    = 3
 	// strongHashMB is the persistent table size of preset=strong.
 	strongHashMB = 64
 )
@@ -101,6 +104,8 @@ var switches = []switchOpt{
 		"principal variation search: null-window search of all but the first move, re-searched on fail high"},
 	{"null_move", func(c *config) *bool { return &c.nullMove }, true, true,
 		"null-move pruning, adaptive R = 3 + depth/4 (+1 when far above beta), not in check, with non-pawn material"},
+	{"null_move_verify", func(c *config) *bool { return &c.nullVerify }, false, false,
+		"null_move verification: a null move that fails high at depth >= 6 cuts only if a search of the node itself, R plies shallower and without a null move there, fails high too (against zugzwang)"},
 	{"lmr", func(c *config) *bool { return &c.lmr }, true, true,
 		"late move reductions from a table by depth and move number, quiet moves not in or giving check; re-searched on fail high"},
 	{"aspiration", func(c *config) *bool { return &c.aspiration }, true, false,
@@ -180,6 +185,11 @@ func declare() ([]engines.Option, []engines.Preset) {
 			strong[s.name] = "true"
 		}
 	}
+	opts = append(opts,
+		engines.Option{Name: optNullR, Type: engines.Spin, Default: fmt.Sprint(defaultNullR), Min: 1, Max: 6,
+			Help: "null_move's base reduction: R = null_move_r + depth/4 (+1 when far above beta); the ablation's engine has 3"},
+		engines.Option{Name: optWeights, Type: engines.Combo, Default: "pesto", Vars: []string{"pesto", "tuned"},
+			Help: "pesto: PeSTO's piece-square tables and the textbook eval_terms weights; tuned: fitted to self-play game results by arena train texel (docs/ablation.md), for the evaluation with eval_terms"})
 	thesis := map[string]string{}
 	for _, l := range listingOpts {
 		opts = append(opts, engines.Option{Name: l.name, Type: engines.Combo, Default: "correct", Vars: []string{"correct", "thesis"}, Help: l.help})
@@ -196,7 +206,7 @@ func declare() ([]engines.Option, []engines.Preset) {
 // presets that set only those (strong without eval_terms), for engines built
 // with NewWithEvaluator.
 func SearchOptions() ([]engines.Option, []engines.Preset) {
-	evalOnly := func(name string) bool { return name == optPST || name == optEvalTerms }
+	evalOnly := func(name string) bool { return name == optPST || name == optEvalTerms || name == optWeights }
 	var opts []engines.Option
 	for _, o := range options {
 		if !evalOnly(o.Name) {
@@ -233,6 +243,8 @@ type config struct {
 	keepTT     bool // keep the table between moves (hash > 0)
 	pvs        bool
 	nullMove   bool
+	nullR      int  // null_move's base reduction
+	nullVerify bool // verify null-move cutoffs at depth >= nullVerifyDepth
 	lmr        bool
 	aspiration bool
 	killers    bool
@@ -246,6 +258,7 @@ type config struct {
 	lmp        bool
 	see        bool
 	evalTerms  bool
+	weights    *Weights // eval_weights
 	// probability: probability-limited search (probability.go).
 	probability bool
 	// The listing's behaviours (listingOpts).
@@ -258,7 +271,10 @@ type config struct {
 // newConfig reads resolved options: presets are layers applied by
 // engines.Spec.Resolve, so nothing here knows about them.
 func newConfig(opts engines.Options) config {
-	c := config{maxDepth: opts.Int(optMaxDepth), hashMB: opts.Int(optHash)}
+	c := config{maxDepth: opts.Int(optMaxDepth), hashMB: opts.Int(optHash), nullR: opts.Int(optNullR), weights: &pestoWeights}
+	if opts[optWeights] == "tuned" {
+		c.weights = &tunedWeights
+	}
 	for _, s := range switches {
 		*s.field(&c) = opts.Bool(s.name)
 	}
@@ -280,6 +296,9 @@ func (c config) techniques() []string {
 		if *s.field(&c) {
 			on = append(on, s.name)
 		}
+	}
+	if c.weights == &tunedWeights {
+		on = append(on, optWeights+"=tuned")
 	}
 	for _, l := range listingOpts {
 		if *l.field(&c) {
@@ -320,10 +339,10 @@ func NewWithEvaluator(name string, opts engines.Options, eval Evaluator) (*Engin
 		if cfg.thesisPST {
 			mode = pstThesis
 		}
-		t := newEvalTables(mode)
+		t := newEvalTables(mode, cfg.weights)
 		eval = t
 		if cfg.evalTerms {
-			eval = termsEval{t}
+			eval = termsEval{t, cfg.weights}
 		}
 	}
 	e := &Engine{name: name, cfg: cfg, s: newSearcher(&cfg, eval)}

@@ -22,6 +22,7 @@ const (
 	razorMargin      = 150 //
 	deltaMargin      = 200 // quiescence: stand pat + captured value + deltaMargin <= alpha
 	iirMinDepth      = 4
+	nullVerifyDepth  = 6  // null_move_verify: cutoffs verified from this depth
 	lmpMaxDepth      = 8  // late move pruning: 3 + depth^2 quiet moves searched
 	seeMaxDepth      = 8  // static exchange pruning of moves that lose more than
 	seeQuietMargin   = 64 // seeQuietMargin*depth (quiet moves) or
@@ -78,7 +79,7 @@ func (s *searcher) pruneNode(depth, ply, idx int, alpha, beta, eval int32, pvNod
 	}
 	pos := s.pos
 	if s.cfg.nullMove && allowNull && depth >= 3 && eval >= beta && s.hasPieces(pos.SideToMove()) {
-		r := 3 + depth/4
+		r := s.cfg.nullR + depth/4
 		if eval-beta >= 200 {
 			r++
 		}
@@ -90,6 +91,14 @@ func (s *searcher) pruneNode(depth, ply, idx int, alpha, beta, eval int32, pvNod
 		pos.UnmakeNullMove()
 		if s.stopped {
 			return 0, true
+		}
+		if v >= beta && s.cfg.nullVerify && depth >= nullVerifyDepth {
+			// The search of the node itself may be entered here: this ply's
+			// move list and history slots are not in use yet.
+			v = s.negamax(depth-r, ply, beta-1, beta, false)
+			if s.stopped {
+				return 0, true
+			}
 		}
 		if v >= beta {
 			return beta, true
