@@ -307,15 +307,21 @@ nnue-data-check:
 nnue-data-sums:
 	scripts/nnue-sums.sh write $(NNUE_DATA) $(NNUE_SUMS)
 
-nnue-net: build
-	@if [ $$(cat $(NNUE_DATA) 2>/dev/null | wc -l) -lt $(NNUE_POSITIONS) ]; then \
-		$(MAKE) --no-print-directory nnue-data NNUE_DATA_POSITIONS=$(NNUE_POSITIONS); fi
+# nnue-data-upto makes sure the data file holds its first $(1) positions, checked.
+define nnue-data-upto
+	@if [ $$(cat $(NNUE_DATA) 2>/dev/null | wc -l) -lt $(1) ]; then \
+		$(MAKE) --no-print-directory nnue-data NNUE_DATA_POSITIONS=$(1); fi
 	$(MAKE) --no-print-directory nnue-data-check
+endef
+
+nnue-net: build
+	$(call nnue-data-upto,$(NNUE_POSITIONS))
 	./$(BIN) train nnue --data $(NNUE_DATA) --out engines/nn/nets/nnue-256.nnue $(NNUE_TRAIN)
 	sha256sum engines/nn/nets/nnue-256.nnue
 
 # The heuristic engine's tuned evaluation weights (option eval_weights=tuned, docs/ablation.md),
 # Texel-tuned on the first 800,000 positions of the same self-play data.
 .PHONY: texel-tune
-texel-tune: build nnue-data-text
+texel-tune: build
+	$(call nnue-data-upto,800000)
 	./$(BIN) train texel --data $(NNUE_DATA) --positions 800000 --val 0.1 --epochs 50 --lr 1 --tables=false --out engines/heuristic/tuned.go

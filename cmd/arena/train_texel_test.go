@@ -25,10 +25,11 @@ func TestTrainTexel(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errb.String(), c.want)
 		}
 	}
-	// 1,000 positions of the committed self-play data (docs/nnue.md).
+	// 1,000 positions of the self-play data (engines/heuristic/texel's
+	// fixture: the data's first 3,000 lines, docs/nnue.md).
 	dir := t.TempDir()
 	data, goFile := filepath.Join(dir, "sp.txt"), filepath.Join(dir, "tuned.go")
-	f, err := os.Open("../../data/nnue/parts/selfplay-000.txt.gz")
+	f, err := os.Open("../../engines/heuristic/texel/testdata/selfplay-3000.txt.gz")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,11 +12,12 @@ import (
 	"arena/engines/heuristic"
 )
 
-// selfplay reads the first n positions of the committed self-play data
-// (docs/nnue.md), traced with weights w.
+// selfplay reads the first n positions of testdata/selfplay-3000.txt.gz,
+// the first 3,000 lines of the self-play data (make nnue-data, docs/nnue.md:
+// head -n 3000 data/nnue/selfplay.txt | gzip -9n), traced with weights w.
 func selfplay(t *testing.T, n int, w *heuristic.Weights) *Data {
 	t.Helper()
-	f, err := os.Open("../../../data/nnue/parts/selfplay-000.txt.gz")
+	f, err := os.Open("testdata/selfplay-3000.txt.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +26,7 @@ func selfplay(t *testing.T, n int, w *heuristic.Weights) *Data {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := Read(z, "selfplay-000", n, w)
+	d, err := Read(z, "selfplay-3000", n, w)
 	if err != nil {
 		t.Fatal(err)
 	}
