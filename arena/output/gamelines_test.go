@@ -37,7 +37,7 @@ func TestSummaryFromGameLinesIsByteIdentical(t *testing.T) {
 		if err := json.Unmarshal(data, &s); err != nil {
 			t.Fatal(err)
 		}
-		cfg, err := config.Load(filepath.Join(dir, ConfigFile))
+		cfg, err := config.LoadRecorded(filepath.Join(dir, ConfigFile))
 		if err != nil {
 			t.Fatal(err)
 		}
