@@ -188,9 +188,22 @@ func TestMergeMemoryFlat(t *testing.T) {
 	small, large := t.TempDir(), t.TempDir()
 	writeSyntheticShards(t, small, 2000, 4)
 	writeSyntheticShards(t, large, 100000, 4)
-	sl, sr := mergePeak(t, small)
-	ll, lr := mergePeak(t, large)
-	t.Logf("arena merge, peak live heap / RSS: %.1f / %.1f MB for 2,000 games, %.1f / %.1f MB for 100,000", sl, sr, ll, lr)
+	// The least of three merges each: the live heap is sampled after each
+	// collection, and a collection that falls while a transient buffer is
+	// live reports ~12 MB more once in a while, whatever the games (seen
+	// for 2,000 as for 100,000); memory that grows with the games shows in
+	// every merge.
+	least := func(root string) (live, rss float64) {
+		live, rss = mergePeak(t, root)
+		for range 2 {
+			l, r := mergePeak(t, root)
+			live, rss = min(live, l), min(rss, r)
+		}
+		return live, rss
+	}
+	sl, sr := least(small)
+	ll, lr := least(large)
+	t.Logf("arena merge, least of 3 peaks of live heap / RSS: %.1f / %.1f MB for 2,000 games, %.1f / %.1f MB for 100,000", sl, sr, ll, lr)
 	if ll > sl+4 { // the merge before streaming grew by 12 MB here
 		t.Errorf("merging 100,000 games kept up to %.1f MB live, 2,000 games %.1f MB: memory grows with the games", ll, sl)
 	}
