@@ -3,6 +3,7 @@ package arena
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"arena/arena/output"
 )
@@ -11,6 +12,9 @@ import (
 // (output.Archive), under the run's lock, so that no run or merge appends to
 // the log while it is rewritten, and says on w what it saved.
 func Archive(dir string, drop []string, w io.Writer) error {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("%s: not a directory (expected a run directory of arena run)", dir)
+	}
 	lock, err := lockDir(dir, "arena archive", w)
 	if err != nil {
 		return err

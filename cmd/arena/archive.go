@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"arena/arena"
@@ -14,10 +15,14 @@ func init() {
 	register("archive", command{summary: "store finished runs' games.jsonl in columns, the compact form to commit", run: runArchive})
 }
 
+// gameKeys are the move keys the game itself is: without them there is no
+// PGN to export.
+var gameKeys = []string{"ply", "side", "engine", "uci", "san"}
+
 func runArchive(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("archive", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	drop := fs.String("drop", "", "comma-separated move `KEYS` to leave out (e.g. pv: the principal variations, which a replay of a node-limited run gives back)")
+	drop := fs.String("drop", "", "comma-separated move `KEYS` to leave out (e.g. pv: the principal variations, which a replay of a node-limited run gives back; or time_s)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: arena archive RUN_DIR... [--drop KEYS]")
 		fmt.Fprintln(stderr, "\nReplaces each run's games.jsonl (or games.jsonl.gz) by "+output.GamesFile+output.ColumnsExt+": each move key's values")
@@ -39,8 +44,8 @@ func runArchive(args []string, stdout, stderr io.Writer) int {
 	var keys []string
 	if *drop != "" {
 		for _, k := range strings.Split(*drop, ",") {
-			if k = strings.TrimSpace(k); k == "" || k == "uci" || k == "ply" {
-				fmt.Fprintf(stderr, "arena archive: --drop %q: expected move keys other than ply and uci (the game itself), e.g. pv\n", *drop)
+			if k = strings.TrimSpace(k); k == "" || slices.Contains(gameKeys, k) {
+				fmt.Fprintf(stderr, "arena archive: --drop %q: expected move keys other than %s (the game itself: its PGN needs them), e.g. pv or time_s\n", *drop, strings.Join(gameKeys, ", "))
 				return 2
 			}
 			keys = append(keys, k)
