@@ -2,7 +2,6 @@ package arena
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,15 +13,7 @@ import (
 // in columns again when it ends, its new games without PVs too; a finished
 // one is left as it was.
 func TestResumeKeepsTheArchive(t *testing.T) {
-	cfg := writeConfig(t, fmt.Sprintf(`
-games: 4
-max_moves: 10
-judge: off
-limits: {movetime: 1s}
-engines:
-  - {name: A, command: %q}
-  - {name: B, command: %q}
-`, fakeBin, fakeBin))
+	cfg := fakeMatch(t, 4)
 	dir := filepath.Join(t.TempDir(), "run")
 	if _, err := Run(t.Context(), cfg, Options{Binary: arenaBin, OutDir: dir}); err != nil {
 		t.Fatal(err)

@@ -79,6 +79,21 @@ func writeConfig(t testing.TB, text string) *config.Config {
 	return cfg
 }
 
+// fakeMatch is a config of games between two fake engines, 10 moves at
+// most, unjudged: the quickest run that writes every file.
+func fakeMatch(t testing.TB, games int) *config.Config {
+	t.Helper()
+	return writeConfig(t, fmt.Sprintf(`
+games: %d
+max_moves: 10
+judge: off
+limits: {movetime: 1s}
+engines:
+  - {name: A, command: %q}
+  - {name: B, command: %q}
+`, games, fakeBin, fakeBin))
+}
+
 // twoEngines is the engines: section of a minimal two-engine config.
 const twoEngines = `engines:
   - name: A

@@ -94,15 +94,7 @@ engines:
 // A record cut short by a kill during its write is dropped on resume, and
 // the files written from the records lose the half-written game too.
 func TestResumeDropsTornRecord(t *testing.T) {
-	cfg := writeConfig(t, fmt.Sprintf(`
-games: 2
-max_moves: 10
-judge: off
-limits: {movetime: 1s}
-engines:
-  - {name: A, command: %q}
-  - {name: B, command: %q}
-`, fakeBin, fakeBin))
+	cfg := fakeMatch(t, 2)
 	dir := filepath.Join(t.TempDir(), "run")
 	if _, err := Run(t.Context(), cfg, Options{Binary: arenaBin, OutDir: dir}); err != nil {
 		t.Fatal(err)
