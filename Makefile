@@ -277,12 +277,17 @@ nets-deepchess: nets-deepchess-data
 
 # countergo: CounterGo 5.5, a Go engine with an NNUE evaluation (the strength
 # anchor of docs/nnue.md), built from its source module with the tags its own
-# build script uses (AVX2 inference, the net embedded) into bin/counter.
+# build script uses (AVX2 inference, the net embedded) into bin/counter. It is built
+# inside a throwaway module that requires the pinned version, not with `go install
+# pkg@version`: that form also asks the proxy for the module's version list (to report
+# deprecation), which a proxy serving exact versions only refuses.
 COUNTERGO_VERSION ?= v1.55.0
 .PHONY: countergo
 countergo:
-	GOBIN=$(abspath bin) $(GO) install -tags=avx,embed -ldflags "-X main.versionName=5.5" \
-		github.com/ChizhovVadim/CounterGo/cmd/counter@$(COUNTERGO_VERSION)
+	d=$$(mktemp -d) && trap 'rm -rf $$d' EXIT && \
+	printf 'module countergo\ngo 1.21\nrequire github.com/ChizhovVadim/CounterGo $(COUNTERGO_VERSION)\n' >$$d/go.mod && \
+	cd $$d && GOFLAGS=-mod=mod $(GO) build -tags=avx,embed -ldflags "-X main.versionName=5.5" \
+		-o $(abspath bin)/counter github.com/ChizhovVadim/CounterGo/cmd/counter
 	@printf 'uci\nquit\n' | bin/counter | grep -m1 '^id name'
 
 # NNUE training data and the shipped net (docs/nnue.md, "Training"). The self-play data
