@@ -22,7 +22,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"math"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -368,26 +367,20 @@ func (sp spreads) stats() map[string]map[string]Stat {
 	return out
 }
 
-// MeanCI is the mean of xs with its 95% interval, clamped at zero as
-// arena report's error bars are (report.ErrorRange).
+// MeanCI is the mean of xs with its 95% Student's t interval over the
+// games (k-1 degrees of freedom: early in a run, with a handful of games,
+// the normal 1.96 would draw bars several times too narrow), clamped at
+// zero as arena report's error bars are (report.ErrorRange). One game has
+// no interval: its bar is the mean alone.
 func MeanCI(xs []float64) Stat {
-	n := len(xs)
-	if n == 0 {
+	if len(xs) == 0 {
 		return Stat{}
 	}
-	var sum float64
-	for _, x := range xs {
-		sum += x
-	}
-	mean := sum / float64(n)
-	var ss float64
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
+	e := tracker.Mean(xs)
 	half := 0.0
-	if n > 1 {
-		half = tracker.Z95 * math.Sqrt(ss/float64(n-1)/float64(n))
+	if len(xs) > 1 {
+		half = e.Half()
 	}
-	low, high := report.ErrorRange(mean, half, false)
-	return Stat{Mean: mean, Low: low, High: high, N: n}
+	low, high := report.ErrorRange(e.Value, half, false)
+	return Stat{Mean: e.Value, Low: low, High: high, N: len(xs)}
 }

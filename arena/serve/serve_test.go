@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -300,5 +301,18 @@ judge: {depth: 4}
 			b, _ := json.MarshalIndent(want, "", " ")
 			t.Errorf("merged view differs from arena merge:\n%s\nwant\n%s", a, b)
 		}
+	}
+}
+
+// The live view's bars over a few games are Student's t intervals: three
+// games 10, 12, 14 (sd 2) give 12 ± 4.303·2/√3 = [7.03, 16.97], where the
+// normal 1.96 would claim [9.74, 14.26].
+func TestMeanCIIsStudentsT(t *testing.T) {
+	s := MeanCI([]float64{10, 12, 14})
+	if s.N != 3 || s.Mean != 12 || math.Abs(s.Low-7.032) > 0.001 || math.Abs(s.High-16.968) > 0.001 {
+		t.Fatalf("MeanCI(10, 12, 14) = %+v, want mean 12 in [7.032, 16.968] over 3 games", s)
+	}
+	if one := MeanCI([]float64{5}); one.Low != 5 || one.High != 5 {
+		t.Fatalf("one game: %+v, want the mean alone", one)
 	}
 }
