@@ -199,6 +199,20 @@ reproduce: build stockfish
 	$(GO) run ./studies/thesis/cmd/thesis-report --out $(REPRODUCTION) $$(for s in $(THESIS_ALL_SETS); do \
 		[ -d $(THESIS_RESULTS)/$$s ] && echo $(THESIS_RESULTS)/$$s; done)
 
+# thesis-nnue: experiment 1 against the nnue engine at experiment 1's node budgets, both engines
+# the same nodes (docs/reproduction.md, "Experiment 1 with NNUE"), played again from scratch with
+# the net the binary embeds (builtin:nnue-256): the committed run in $(THESIS_RESULTS)/compute/
+# exp1-nnue is replaced (git keeps the old one), archived losslessly, and $(REPRODUCTION)
+# regenerated. Node-limited, so the load does not change the games: about 5 minutes on 2 cores.
+THESIS_NNUE_RUN = $(THESIS_RESULTS)/compute/exp1-nnue
+.PHONY: thesis-nnue
+thesis-nnue: build stockfish
+	rm -rf $(THESIS_NNUE_RUN)
+	nice ./$(BIN) run $(RUN_FLAGS) $(THESIS_CONFIGS)/compute/exp1-nnue.yaml --out $(THESIS_NNUE_RUN) --quiet
+	./$(BIN) archive $(THESIS_NNUE_RUN)/*/
+	$(GO) run ./studies/thesis/cmd/thesis-report --out $(REPRODUCTION) $$(for s in $(THESIS_ALL_SETS); do \
+		[ -d $(THESIS_RESULTS)/$$s ] && echo $(THESIS_RESULTS)/$$s; done)
+
 # thesis-replay: the games of the faithful and time-matched runs that ended on time, played
 # again with time_forfeit off (scripts/thesis-replay.sh); resumable: run it again after an
 # interruption. Timed games: run it on a quiet machine and say the load.

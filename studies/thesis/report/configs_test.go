@@ -10,6 +10,7 @@ import (
 	_ "arena/engines/heuristic"
 	_ "arena/engines/mcts"
 	_ "arena/engines/neural"
+	_ "arena/engines/nnue"
 	_ "arena/engines/supervised"
 )
 
@@ -19,6 +20,9 @@ import (
 // against the experiment's engine; faithful and time-matched at the row's
 // seconds per move and game count (time-matched from a book in game
 // pairs), compute-matched at the row's node budgets from a book in pairs.
+// The modern experiments (Modern: experiment 1 against nnue, both engines at
+// the heuristic's budget) are compute-matched only: every row exactly once
+// in compute/, at most once in compute-more/.
 func TestThesisConfigs(t *testing.T) {
 	t.Chdir("../../..")
 	for _, set := range []string{"faithful", "time", "compute", "compute-more"} {
@@ -46,10 +50,16 @@ func TestThesisConfigs(t *testing.T) {
 				covered[fmt.Sprintf("%s row %d", exp.ID, row)]++
 			}
 		}
-		for _, exp := range Thesis {
+		for _, exp := range experiments() {
 			for i := range exp.Rows {
-				if k := fmt.Sprintf("%s row %d", exp.ID, i); covered[k] != 1 {
-					t.Errorf("%s: %s played by %d settings, want 1", set, k, covered[k])
+				k := fmt.Sprintf("%s row %d", exp.ID, i)
+				switch {
+				case exp.Of == "" || set == "compute":
+					if covered[k] != 1 {
+						t.Errorf("%s: %s played by %d settings, want 1", set, k, covered[k])
+					}
+				case covered[k] > 1:
+					t.Errorf("%s: %s played by %d settings, want at most 1", set, k, covered[k])
 				}
 			}
 		}
@@ -64,13 +74,16 @@ func thesisRowOf(set string, c *config.Config) (*ThesisExperiment, int, string) 
 		return nil, 0, "want the heuristic engine (preset thesis, pst thesis) first and one opponent"
 	}
 	var exp *ThesisExperiment
-	for i := range Thesis {
-		if Thesis[i].Opponent == c.Engines[1].Engine && Thesis[i].MaxMoves == c.MaxMoves {
-			exp = &Thesis[i]
+	for _, e := range experiments() {
+		if e.Opponent == c.Engines[1].Engine && e.MaxMoves == c.MaxMoves {
+			exp = e
 		}
 	}
 	if exp == nil {
 		return nil, 0, fmt.Sprintf("no thesis experiment of the heuristic engine against %s at %d plies", c.Engines[1].Engine, c.MaxMoves)
+	}
+	if exp.Of != "" && (set == "faithful" || set == "time") {
+		return nil, 0, fmt.Sprintf("%s is compute-matched only (both engines at the heuristic's node budget), not in %s/", exp.ID, set)
 	}
 	if c.Judge.Off || c.Judge.Depth != exp.JudgeDepth {
 		return nil, 0, fmt.Sprintf("judge depth %d, want %d", c.Judge.Depth, exp.JudgeDepth)

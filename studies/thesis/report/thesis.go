@@ -81,48 +81,19 @@ func Reproduction(runs []*arep.Run, dir, plots string) ([]byte, error) {
 		for i, r := range unused {
 			names[i] = "`" + r.Dir + "`"
 		}
-		fmt.Fprintf(&b, "Not part of a thesis experiment (not the heuristic engine against nn, mcts or supervised at a movetime or one of the node budgets): %s.\n\n", strings.Join(names, ", "))
+		fmt.Fprintf(&b, "Not part of a thesis experiment (not the heuristic engine against nn, mcts or supervised at a movetime or one of the node budgets, nor against nnue with both at one of experiment 1's node budgets): %s.\n\n", strings.Join(names, ", "))
 	}
 	b.WriteString("## Results by experiment\n\n")
 	b.WriteString("Each cell reads **thesis / ours**; `–` where a side has no number. Times are seconds per move, nodes per move (ours: mean and median), ACPL the mean centipawn loss judged by Stockfish at the depth each experiment states. Ours carry their 95% t interval (Student's t, k-1 degrees of freedom for k games) and n, the distinct games they rest on: a game repeated move for move counts once, in the value and in the interval, so our ACPL can differ from the run's own summary, which counts every game. The columns without capped moves leave out the moves whose loss reached the judge's cap (900 cp) and say how many there were. Ended on time: our games lost by a time forfeit.\n\n")
 	for i := range Thesis {
 		exp := &Thesis[i]
-		fmt.Fprintf(&b, "### %s\n\n", exp.Title)
-		fmt.Fprintf(&b, "Thesis: heuristic engine against %s, Stockfish depth %d, at most %d plies, every game from the start position.\n\n", exp.Label, exp.JudgeDepth, exp.MaxMoves)
-		for _, rm := range exp.Remarks {
-			fmt.Fprintf(&b, "- %s\n", rm)
+		if err := writeExperiment(&b, exp, variants, dir, plots); err != nil {
+			return nil, err
 		}
-		if len(exp.Remarks) > 0 {
-			b.WriteString("\n")
-		}
-		var mine []*variant
-		for _, v := range variants {
-			if v.exp == exp {
-				mine = append(mine, v)
+		for _, m := range modernOf(exp.ID) {
+			if err := writeExperiment(&b, m, variants, dir, plots); err != nil {
+				return nil, err
 			}
-		}
-		if len(mine) == 0 {
-			b.WriteString("No runs of this experiment among the directories given; the thesis's table:\n\n")
-			arep.WriteMarkdownTable(&b, comparisonTable(&variant{exp: exp}))
-			b.WriteString("\n")
-			continue
-		}
-		for _, v := range mine {
-			fmt.Fprintf(&b, "#### %s\n\n", variantTitle(v))
-			arep.WriteMarkdownTable(&b, comparisonTable(v))
-			b.WriteString("\n")
-			prefix := exp.ID + "-" + v.kind + "-" + strings.TrimSuffix(orDefault(v.book, "start"), filepath.Ext(v.book)) + "-"
-			for _, f := range comparisonFigures(prefix, v) {
-				rf, err := f.Render(plots)
-				if err != nil {
-					return nil, err
-				}
-				arep.WriteMarkdownFigure(&b, dir, rf)
-			}
-			for _, n := range explain(v) {
-				fmt.Fprintf(&b, "- %s\n", n)
-			}
-			b.WriteString("\n")
 		}
 	}
 	b.WriteString("## Differences that hold for every experiment\n\n")
@@ -132,16 +103,70 @@ func Reproduction(runs []*arep.Run, dir, plots string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// writeExperiment writes one experiment's section: the thesis's table next
+// to ours for each variant, its figures and notes. A modern experiment
+// (Modern) has a section only when runs of it are given, and no figures:
+// its table carries the comparison with the thesis's experiment.
+func writeExperiment(b *bytes.Buffer, exp *ThesisExperiment, variants []*variant, dir, plots string) error {
+	var mine []*variant
+	for _, v := range variants {
+		if v.exp == exp {
+			mine = append(mine, v)
+		}
+	}
+	if exp.Of != "" && len(mine) == 0 {
+		return nil
+	}
+	fmt.Fprintf(b, "### %s\n\n", exp.Title)
+	if exp.Of == "" {
+		fmt.Fprintf(b, "Thesis: heuristic engine against %s, Stockfish depth %d, at most %d plies, every game from the start position.\n\n", exp.Label, exp.JudgeDepth, exp.MaxMoves)
+	}
+	for _, rm := range exp.Remarks {
+		fmt.Fprintf(b, "- %s\n", rm)
+	}
+	if len(exp.Remarks) > 0 {
+		b.WriteString("\n")
+	}
+	if len(mine) == 0 {
+		b.WriteString("No runs of this experiment among the directories given; the thesis's table:\n\n")
+		arep.WriteMarkdownTable(b, comparisonTable(&variant{exp: exp}))
+		b.WriteString("\n")
+		return nil
+	}
+	for _, v := range mine {
+		fmt.Fprintf(b, "#### %s\n\n", variantTitle(v))
+		arep.WriteMarkdownTable(b, comparisonTable(v))
+		b.WriteString("\n")
+		if exp.Of == "" {
+			prefix := exp.ID + "-" + v.kind + "-" + strings.TrimSuffix(orDefault(v.book, "start"), filepath.Ext(v.book)) + "-"
+			for _, f := range comparisonFigures(prefix, v) {
+				rf, err := f.Render(plots)
+				if err != nil {
+					return err
+				}
+				arep.WriteMarkdownFigure(b, dir, rf)
+			}
+		}
+		for _, n := range explain(v) {
+			fmt.Fprintf(b, "- %s\n", n)
+		}
+		b.WriteString("\n")
+	}
+	return nil
+}
+
 // variantTitle names the kind of reproduction and where its games start.
 func variantTitle(v *variant) string {
 	start := "from the start position (as the thesis)"
 	if v.book != "" {
 		start = fmt.Sprintf("from the openings of %s, each played with both colours", v.book)
 	}
-	switch v.kind {
-	case kindCompute:
+	switch {
+	case v.exp.Of != "" && v.kind == kindCompute:
+		return "Compute-matched (the heuristic's node budget of each row, the same for both engines), " + start
+	case v.kind == kindCompute:
 		return "Compute-matched (the thesis's nodes per move as node budgets), " + start
-	case kindTime:
+	case v.kind == kindTime:
 		return "Time-matched (the thesis's seconds per move), " + start
 	}
 	return "Faithful (the thesis's seconds per move), " + start
@@ -155,7 +180,7 @@ var comparisonHeader = []string{"Time/move", "Games", "Heur wins", "Opp wins", "
 func comparisonTable(v *variant) *arep.Table {
 	header := slices.Clone(comparisonHeader)
 	for i, h := range header {
-		header[i] = strings.ReplaceAll(h, "Opp", v.exp.Label)
+		header[i] = strings.ReplaceAll(h, "Opp", orDefault(v.exp.Column, v.exp.Label))
 	}
 	extraHeader, extraCells := rejudgeColumns(v)
 	header = append(header, extraHeader...)
@@ -252,7 +277,7 @@ func explain(v *variant) []string {
 	if n := judgeNote(v); n != "" {
 		notes = append(notes, n)
 	}
-	if v.kind == kindCompute {
+	if v.kind == kindCompute && v.exp.Of == "" {
 		notes = append(notes, "Node budgets: each row's limits are the thesis's nodes per move (the heuristic's converted to nodes counted once; see Method), so the time per move is what those nodes cost here, not the thesis's; node budgets make the games independent of the machine's load, not the times, and the committed runs shared the machine with other work at low priority, so their times are upper bounds, not speed measurements.")
 	}
 	for _, s := range v.settings {
@@ -279,6 +304,9 @@ func explain(v *variant) []string {
 			}
 		}
 	})
+	if v.exp.Of != "" {
+		return append(notes, modernNotes(v, names)...)
+	}
 	notes = append(notes, fmt.Sprintf("Network: the thesis's %s weights are not ours; every number of the %s here is our net's: %s (from each run's config.yaml).", v.exp.Label, v.exp.Label, strings.Join(names, ", ")))
 	return notes
 }
@@ -301,6 +329,9 @@ func modelOf(r *arep.Run, engine string) string {
 				return "`" + m + "`"
 			}
 		}
+	}
+	if engine == NNUEEngine {
+		return "the nnue engine's shipped net (docs/nnue.md)"
 	}
 	if engine == "supervised" {
 		return "our supervised net (the engine's shipped default, docs/models.md)"

@@ -27,6 +27,13 @@ type ThesisExperiment struct {
 	Where   map[string]string `yaml:"where"`
 	Rows    []ThesisRow       `yaml:"rows"`
 	Remarks []string          `yaml:"remarks"` // what the thesis says beside the table
+	// Of is set on an experiment the thesis did not run (Modern): the ID
+	// of the thesis's experiment it asks again with another opponent,
+	// whose rows (the thesis's numbers, its own opponent's) it shows
+	// beside ours. Column then names the opponent's columns, the
+	// thesis's and ours ("NN/NNUE").
+	Of     string `yaml:"-"`
+	Column string `yaml:"-"`
 }
 
 // ThesisRow is one time-per-move setting of a thesis table. Nil pointers

@@ -39,6 +39,8 @@ func writeMethod(b *bytes.Buffer, runs []*arep.Run) {
 	}
 	arep.WriteMarkdownTable(b, t)
 	b.WriteString("\n")
+	variants, _ := classify(runs)
+	writeModernMethod(b, variants)
 	writeWallTimes(b, runs)
 	writeProvenance(b, runs)
 }

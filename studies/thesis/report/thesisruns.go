@@ -65,7 +65,7 @@ func classify(runs []*arep.Run) (variants []*variant, unused []*arep.Run) {
 			unused = append(unused, r)
 			continue
 		}
-		d, kind, ok := rowOf(exp, heur, r.Summary.Openings != "")
+		d, kind, ok := rowOf(exp, heur, opp, r.Summary.Openings != "")
 		if !ok {
 			unused = append(unused, r)
 			continue
@@ -102,8 +102,9 @@ func classify(runs []*arep.Run) (variants []*variant, unused []*arep.Run) {
 		}
 		sort.Slice(v.settings, func(a, b int) bool { return v.settings[a].moveTime < v.settings[b].moveTime })
 	}
+	all := experiments()
 	expIndex := func(id string) int {
-		return slices.IndexFunc(Thesis, func(e ThesisExperiment) bool { return e.ID == id })
+		return slices.IndexFunc(all, func(e *ThesisExperiment) bool { return e.ID == id })
 	}
 	sort.SliceStable(variants, func(a, b int) bool {
 		va, vb := variants[a], variants[b]
@@ -120,8 +121,16 @@ func classify(runs []*arep.Run) (variants []*variant, unused []*arep.Run) {
 
 // rowOf places a run's heuristic engine at a row of the experiment: its
 // movetime (faithful from the start position, time-matched from a book), or
-// the row whose node budget it has (compute-matched).
-func rowOf(exp *ThesisExperiment, heur record.EngineSummary, book bool) (time.Duration, string, bool) {
+// the row whose node budget it has (compute-matched). A modern experiment
+// (Modern) is compute-matched only, its opponent at the heuristic's budget.
+func rowOf(exp *ThesisExperiment, heur, opp record.EngineSummary, book bool) (time.Duration, string, bool) {
+	if exp.Of != "" {
+		hn, okH := arep.NodeLimit(heur)
+		on, okO := arep.NodeLimit(opp)
+		if _, timed := arep.MoveTime(heur); timed || !okH || !okO || hn != on {
+			return 0, "", false
+		}
+	}
 	if d, ok := arep.MoveTime(heur); ok {
 		if book {
 			return d, kindTime, true
@@ -140,10 +149,10 @@ func rowOf(exp *ThesisExperiment, heur record.EngineSummary, book bool) (time.Du
 	return 0, "", false
 }
 
-// experimentOf finds the thesis experiment a run belongs to and its two
-// engines; nil when it is none of them. Of the experiments against the
-// same engine (experiment 1 and its reference match) the one with the
-// run's move limit wins, else the first.
+// experimentOf finds the thesis experiment (or modern one) a run belongs
+// to and its two engines; nil when it is none of them. Of the experiments
+// against the same engine (experiment 1 and its reference match) the one
+// with the run's move limit wins, else the first.
 func experimentOf(r *arep.Run) (*ThesisExperiment, record.EngineSummary, record.EngineSummary) {
 	es := r.Summary.Engines
 	if len(es) != 2 {
@@ -151,8 +160,7 @@ func experimentOf(r *arep.Run) (*ThesisExperiment, record.EngineSummary, record.
 	}
 	var found *ThesisExperiment
 	var heur, opp record.EngineSummary
-	for i := range Thesis {
-		exp := &Thesis[i]
+	for _, exp := range experiments() {
 		var h, o record.EngineSummary
 		switch {
 		case es[0].Engine == HeuristicEngine && es[1].Engine == exp.Opponent:

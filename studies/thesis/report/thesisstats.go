@@ -114,10 +114,17 @@ func median(xs []float64) float64 {
 }
 
 // fmtEstimate is a number with its 95% t interval and the units it rests
-// on, "113 ± 21 (n 6)"; without an interval "113 (n 1)".
+// on, "113 ± 21 (n 6)"; without an interval "113 (n 1)", or "0 (n 80, no
+// spread)" when every unit has the same value.
 func fmtEstimate(e tracker.Estimate, prec int) string {
 	if math.IsNaN(e.Value) {
 		return "–"
+	}
+	if e.SE == 0 && e.N >= 2 {
+		// Every unit the same: a t interval would be 0 wide, which no
+		// finite sample shows; the p-value is the sign test's
+		// (tracker.Estimate.P).
+		return fmt.Sprintf("%.*f (n %d, no spread)", prec, e.Value, e.N)
 	}
 	if h := e.Half(); !math.IsNaN(h) {
 		return fmt.Sprintf("%.*f ± %.*f (n %d)", prec, e.Value, prec, h, e.N)

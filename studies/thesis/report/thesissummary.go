@@ -17,6 +17,9 @@ func writeSummary(b *bytes.Buffer, variants []*variant) {
 	games, distinct := 0, 0
 	kinds := map[string]bool{}
 	for _, v := range variants {
+		if v.exp.Of != "" {
+			continue // not the thesis's experiments: writeModernSummary
+		}
 		kinds[v.kind] = true
 		for _, s := range v.settings {
 			games += s.heur.Games
@@ -58,6 +61,7 @@ func writeSummary(b *bytes.Buffer, variants []*variant) {
 		fmt.Fprintf(b, "On MCTS, the thesis itself found no real gain: in its chapter 3 (the text beside figures 3.4-3.6) MCTS-NN searched more nodes with more time (%s) without playing better (ACPL %s), which it put down to a weak value network trained on little data and the lack of a policy head. Beside that, our verdict on \"%s\" by the games' own judge: %s.\n\n",
 			strings.Join(nodes, ", "), strings.Join(acpl, ", "), mctsClaim, strings.Join(ours, "; "))
 	}
+	writeModernSummary(b, variants)
 }
 
 // writeCappedSummary says in one sentence what drives the heuristic

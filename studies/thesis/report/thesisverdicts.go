@@ -290,6 +290,10 @@ func verdicts(variants []*variant) *verdictTable {
 			labels[l] = true
 		}
 	}
+	claims := slices.Clone(thesisClaims)
+	if kinds[kindCompute] != nil && kinds[kindCompute][modernClaimExp] != nil {
+		claims = append(claims, modernClaim)
+	}
 	vt := &verdictTable{held: map[string][]string{}, against: map[string][]string{}, words: map[string]map[string]string{}}
 	for _, k := range kindOrder {
 		if kinds[k] != nil {
@@ -308,7 +312,7 @@ func verdicts(variants []*variant) *verdictTable {
 	}
 	var rows []cellOf
 	var ps []float64
-	for _, c := range thesisClaims {
+	for _, c := range claims {
 		for i, l := range judges {
 			if i > 0 && c.unit != "cp" {
 				break // scores and wins do not depend on the judge
@@ -364,7 +368,7 @@ func verdicts(variants []*variant) *verdictTable {
 }
 
 // verdictsHow says how to read the verdict table.
-const verdictsHow = "Each conclusion of THESIS.md 1.6 as a difference of two of our measurements. Numbers: the value with its 95% t interval (Student's t with the degrees of freedom of its games: k-1 for k games, Welch-Satterthwaite for a difference) and n, the distinct games it rests on (a game repeated move for move counts once); scores have games as units, ACPL games as clusters of moves; the two sides of a difference come from different games. **Holm p** is the two-sided p-value adjusted by Holm's step-down procedure over every cell of the table (one family). **holds**: Holm p below 0.05 and the difference on the thesis's side (for a score, of 50%); **contradicted**: Holm p below 0.05 on the other side, or, for a claim of no difference, any difference with Holm p below 0.05; **not shown**: Holm p 0.05 or more, so these games cannot tell (a claim of no difference is never shown by not finding one). The interval is not adjusted, so an interval that excludes 0 can still be \"not shown\". \"never wins\" is an exact count, not a test. Each cell says how many of its games ended on time (a time forfeit). A judge's row is left out where no run has that judging. Computed by `thesis-report` (`make reproduce`) from the runs, so more games can change a verdict.\n\n"
+const verdictsHow = "Each conclusion of THESIS.md 1.6 as a difference of two of our measurements. Numbers: the value with its 95% t interval (Student's t with the degrees of freedom of its games: k-1 for k games, Welch-Satterthwaite for a difference) and n, the distinct games it rests on (a game repeated move for move counts once); scores have games as units, ACPL games as clusters of moves; the two sides of a difference come from different games. **Holm p** is the two-sided p-value adjusted by Holm's step-down procedure over every cell of the table (one family). **holds**: Holm p below 0.05 and the difference on the thesis's side (for a score, of 50%); **contradicted**: Holm p below 0.05 on the other side, or, for a claim of no difference, any difference with Holm p below 0.05; **not shown**: Holm p 0.05 or more, so these games cannot tell (a claim of no difference is never shown by not finding one). The interval is not adjusted, so an interval that excludes 0 can still be \"not shown\". \"no spread\": every game the same (all lost, say), so there is no t interval and the p-value is the sign test's (all n on one side: 2·0.5^n). \"never wins\" is an exact count, not a test. Each cell says how many of its games ended on time (a time forfeit). A judge's row is left out where no run has that judging. Computed by `thesis-report` (`make reproduce`) from the runs, so more games can change a verdict.\n\n"
 
 // writeVerdicts writes the section testing each conclusion of the thesis.
 func writeVerdicts(b *bytes.Buffer, vt *verdictTable) {

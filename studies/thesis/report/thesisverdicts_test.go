@@ -114,12 +114,32 @@ func TestWriteVerdicts(t *testing.T) {
 		// 6 wins in 6 games: no spread, so the sign test's p 2/64 = 0.031;
 		// Holm over the table's 3 tests (the ACPL difference's p is tiny)
 		// doubles it: not shown.
-		"| The heuristic engine beats MCTS-NN | heuristic's score in experiment 2 | – | not shown: 100 ± 0% (n 6), Holm p 0.062, 0 ended on time |",
+		"| The heuristic engine beats MCTS-NN | heuristic's score in experiment 2 | – | not shown: 100% (n 6, no spread), Holm p 0.062, 0 ended on time |",
 		"| MCTS-NN plays better than the 1-ply NN |",
 		"holds: +143 ±",
 		"| The 1-ply NN never wins against the heuristic engine | the NN's wins in experiment 1 and its reference match | – | holds: 0 in 6 games, 0 ended on time |",
 		"| The heuristic engine beats the SL engine | heuristic's score in experiment 3 | – | – |",
 		"- Compute-matched, by the games' own judge: holds: MCTS-NN plays better than the 1-ply NN; the 1-ply NN never wins against the heuristic engine; none is contradicted",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("section lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, modernClaim.text) {
+		t.Errorf("section has the NNUE claim without its runs:\n%s", out)
+	}
+	// With experiment 1 against NNUE (the heuristic loses all six) the
+	// NNUE claim is one more test of the family: Holm multiplies the
+	// smallest-but-one of 4 p-values by 3, so the two scores' sign-test
+	// p of 1/32 become 0.094 (0.062 with 3 tests).
+	lost := verdictSetting([]string{"0-1", "1-0", "0-1", "1-0", "0-1", "1-0"}, nil)
+	variants = append(variants, &variant{exp: &Modern[0], kind: kindCompute, book: "balanced.epd", settings: []*setting{lost}})
+	b.Reset()
+	writeVerdicts(&b, verdicts(variants))
+	out = b.String()
+	for _, want := range []string{
+		"| The heuristic engine beats MCTS-NN | heuristic's score in experiment 2 | – | not shown: 100% (n 6, no spread), Holm p 0.094, 0 ended on time |",
+		"| " + modernClaim.text + " | " + modernClaim.measure + " | – | not shown: 0% (n 6, no spread), Holm p 0.094, 0 ended on time |",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("section lacks %q:\n%s", want, out)
