@@ -202,14 +202,14 @@ reproduce: build stockfish
 # thesis-nnue: experiment 1 against the nnue engine at experiment 1's node budgets, both engines
 # the same nodes (docs/reproduction.md, "Experiment 1 with NNUE"), played again from scratch with
 # the net the binary embeds (builtin:nnue-256): the committed run in $(THESIS_RESULTS)/compute/
-# exp1-nnue is replaced (git keeps the old one), archived losslessly, and $(REPRODUCTION)
+# exp1-nnue is replaced (git keeps the old one), archived without PVs (a replay gives them back), and $(REPRODUCTION)
 # regenerated. Node-limited, so the load does not change the games: about 5 minutes on 2 cores.
 THESIS_NNUE_RUN = $(THESIS_RESULTS)/compute/exp1-nnue
 .PHONY: thesis-nnue
 thesis-nnue: build stockfish
 	rm -rf $(THESIS_NNUE_RUN)
 	nice ./$(BIN) run $(RUN_FLAGS) $(THESIS_CONFIGS)/compute/exp1-nnue.yaml --out $(THESIS_NNUE_RUN) --quiet
-	./$(BIN) archive $(THESIS_NNUE_RUN)/*/
+	./$(BIN) archive --drop pv $(THESIS_NNUE_RUN)/*/
 	$(GO) run ./studies/thesis/cmd/thesis-report --out $(REPRODUCTION) $$(for s in $(THESIS_ALL_SETS); do \
 		[ -d $(THESIS_RESULTS)/$$s ] && echo $(THESIS_RESULTS)/$$s; done)
 
