@@ -200,16 +200,20 @@ reproduce: build stockfish
 		[ -d $(THESIS_RESULTS)/$$s ] && echo $(THESIS_RESULTS)/$$s; done)
 
 # thesis-nnue: experiment 1 against the nnue engine at experiment 1's node budgets, both engines
-# the same nodes (docs/reproduction.md, "Experiment 1 with NNUE"), played again from scratch with
-# the net the binary embeds (builtin:nnue-256): the committed run in $(THESIS_RESULTS)/compute/
-# exp1-nnue is replaced (git keeps the old one), archived without PVs (a replay gives them back), and $(REPRODUCTION)
-# regenerated. Node-limited, so the load does not change the games: about 5 minutes on 2 cores.
-THESIS_NNUE_RUN = $(THESIS_RESULTS)/compute/exp1-nnue
+# the same nodes (docs/reproduction.md, "Experiment 1 with NNUE"), and its control, the same games
+# against preset strong (nnue's search with its hand-written evaluation: the win is the search's
+# unless nnue does better than it), played again from scratch, nnue with the net the binary embeds
+# (builtin:nnue-256): the committed runs in $(THESIS_RESULTS)/compute/exp1-nnue and exp1-strong are
+# replaced (git keeps the old ones), archived without PVs (a replay gives them back), and
+# $(REPRODUCTION) regenerated. Node-limited, so the load does not change the games: about 10 minutes
+# on 2 cores.
+THESIS_NNUE_RUNS = exp1-nnue exp1-strong
 .PHONY: thesis-nnue
 thesis-nnue: build stockfish
-	rm -rf $(THESIS_NNUE_RUN)
-	nice ./$(BIN) run $(RUN_FLAGS) $(THESIS_CONFIGS)/compute/exp1-nnue.yaml --out $(THESIS_NNUE_RUN) --quiet
-	./$(BIN) archive --drop pv $(THESIS_NNUE_RUN)/*/
+	@set -e; for x in $(THESIS_NNUE_RUNS); do d=$(THESIS_RESULTS)/compute/$$x; rm -rf $$d; \
+		nice ./$(BIN) run $(RUN_FLAGS) $(THESIS_CONFIGS)/compute/$$x.yaml --out $$d --quiet; \
+		./$(BIN) archive --drop pv $$d/*/; \
+	done
 	$(GO) run ./studies/thesis/cmd/thesis-report --out $(REPRODUCTION) $$(for s in $(THESIS_ALL_SETS); do \
 		[ -d $(THESIS_RESULTS)/$$s ] && echo $(THESIS_RESULTS)/$$s; done)
 

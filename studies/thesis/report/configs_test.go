@@ -20,8 +20,9 @@ import (
 // against the experiment's engine; faithful and time-matched at the row's
 // seconds per move and game count (time-matched from a book in game
 // pairs), compute-matched at the row's node budgets from a book in pairs.
-// The modern experiments (Modern: experiment 1 against nnue, both engines at
-// the heuristic's budget) are compute-matched only: every row exactly once
+// The modern experiments (Modern: experiment 1 against nnue and its control
+// against preset strong, both engines at the heuristic's budget) are
+// compute-matched only: every row exactly once
 // in compute/, at most once in compute-more/.
 func TestThesisConfigs(t *testing.T) {
 	t.Chdir("../../..")
@@ -75,7 +76,8 @@ func thesisRowOf(set string, c *config.Config) (*ThesisExperiment, int, string) 
 	}
 	var exp *ThesisExperiment
 	for _, e := range experiments() {
-		if e.Opponent == c.Engines[1].Engine && e.MaxMoves == c.MaxMoves {
+		if e.Opponent == c.Engines[1].Engine && e.MaxMoves == c.MaxMoves &&
+			(e.OppPreset == "" || c.Engines[1].Options["preset"] == e.OppPreset) {
 			exp = e
 		}
 	}

@@ -81,7 +81,7 @@ func Reproduction(runs []*arep.Run, dir, plots string) ([]byte, error) {
 		for i, r := range unused {
 			names[i] = "`" + r.Dir + "`"
 		}
-		fmt.Fprintf(&b, "Not part of a thesis experiment (not the heuristic engine against nn, mcts or supervised at a movetime or one of the node budgets, nor against nnue with both at one of experiment 1's node budgets): %s.\n\n", strings.Join(names, ", "))
+		fmt.Fprintf(&b, "Not part of a thesis experiment (not the heuristic engine against nn, mcts or supervised at a movetime or one of the node budgets, nor against nnue or preset strong with both at one of experiment 1's node budgets): %s.\n\n", strings.Join(names, ", "))
 	}
 	b.WriteString("## Results by experiment\n\n")
 	b.WriteString("Each cell reads **thesis / ours**; `–` where a side has no number. Times are seconds per move, nodes per move (ours: mean and median), ACPL the mean centipawn loss judged by Stockfish at the depth each experiment states. Ours carry their 95% t interval (Student's t, k-1 degrees of freedom for k games) and n, the distinct games they rest on: a game repeated move for move counts once, in the value and in the interval, so our ACPL can differ from the run's own summary, which counts every game. The columns without capped moves leave out the moves whose loss reached the judge's cap (900 cp) and say how many there were. Ended on time: our games lost by a time forfeit.\n\n")
@@ -151,6 +151,9 @@ func writeExperiment(b *bytes.Buffer, exp *ThesisExperiment, variants []*variant
 			fmt.Fprintf(b, "- %s\n", n)
 		}
 		b.WriteString("\n")
+		if cv := controlVariant(v, variants); cv != nil {
+			writeControl(b, v, cv)
+		}
 	}
 	return nil
 }

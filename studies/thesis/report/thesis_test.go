@@ -213,7 +213,7 @@ func TestWriteReproduction(t *testing.T) {
 		"| Runs | Arena commit | Go | OS | Cores | CPU | Judge | Protocol, depth | Seed |",
 		// The fixtures predate commit stamping: their summaries say (devel).
 		" | not recorded, predates stamping | go1.",
-		"Not part of a thesis experiment (not the heuristic engine against nn, mcts or supervised at a movetime or one of the node budgets, nor against nnue with both at one of experiment 1's node budgets): `" + runs + "roundrobin-depth`.",
+		"Not part of a thesis experiment (not the heuristic engine against nn, mcts or supervised at a movetime or one of the node budgets, nor against nnue or preset strong with both at one of experiment 1's node budgets): `" + runs + "roundrobin-depth`.",
 		"Time the runs' games took at the board (each run's game durations summed, over the games it played at once; the judging and pauses between sessions not counted): " + wall.Round(time.Second).String() + ".",
 		"![NN vs heuristic: ACPL vs time per move](img/reproduction/exp1-faithful-start-acpl-vs-time.png)",
 		"![NN vs heuristic: nodes vs time per move](img/reproduction/exp1-time-example-nodes-vs-time.png)",

@@ -34,6 +34,16 @@ type ThesisExperiment struct {
 	// thesis's and ours ("NN/NNUE").
 	Of     string `yaml:"-"`
 	Column string `yaml:"-"`
+	// OppPreset, on a modern experiment whose opponent is the heuristic
+	// engine itself, is the opponent's preset: of the run's two heuristic
+	// engines the thesis's is the one with preset thesis, the opponent
+	// the one with this preset.
+	OppPreset string `yaml:"-"`
+	// ControlOf is set on a control (Modern): the ID of the modern
+	// experiment whose opponent it replaces by one with the same search
+	// and another evaluation. Its runs are filed like any (classify), and
+	// shown in that experiment's section, not in one of their own.
+	ControlOf string `yaml:"-"`
 }
 
 // ThesisRow is one time-per-move setting of a thesis table. Nil pointers

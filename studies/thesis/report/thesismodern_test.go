@@ -58,4 +58,12 @@ func TestModernRecord(t *testing.T) {
 	if got := spread.record(); !strings.Contains(got, "25 ± 46% (n 4)") || !strings.Contains(got, want) {
 		t.Errorf("record %q, want %q in it", got, want)
 	}
+	// One draw in 80 games (the control's record): one decimal, so the
+	// interval shows.
+	drawn := make([]float64, 80)
+	drawn[0] = 50
+	one := modernAnswer{label: "Strong", games: 80, distinct: 80, wins: 79, draws: 1, score: tracker.Mean(drawn)}
+	if got := one.record(); !strings.Contains(got, "Strong won 79, drew 1 and lost 0 of 80 games") || !strings.Contains(got, "0.6 ± 1.2% (n 80)") {
+		t.Errorf("record %q, want Strong's 79 wins and 0.6 ± 1.2%%", got)
+	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"gopkg.in/yaml.v3"
+
 	"arena/arena/record"
 	arep "arena/arena/report"
 )
@@ -160,9 +162,28 @@ func experimentOf(r *arep.Run) (*ThesisExperiment, record.EngineSummary, record.
 	}
 	var found *ThesisExperiment
 	var heur, opp record.EngineSummary
+	var presets map[string]string // read when an experiment needs them
 	for _, exp := range experiments() {
 		var h, o record.EngineSummary
 		switch {
+		case exp.OppPreset != "":
+			// Both engines may be the heuristic engine: the thesis's
+			// is the one with preset thesis, the opponent the one with
+			// the experiment's preset.
+			if presets == nil {
+				presets = presetsOf(r)
+			}
+			is := func(e record.EngineSummary, preset string) bool {
+				return e.Engine == HeuristicEngine && presets[e.Name] == preset
+			}
+			switch {
+			case is(es[0], thesisPreset) && es[1].Engine == exp.Opponent && is(es[1], exp.OppPreset):
+				h, o = es[0], es[1]
+			case is(es[1], thesisPreset) && es[0].Engine == exp.Opponent && is(es[0], exp.OppPreset):
+				h, o = es[1], es[0]
+			default:
+				continue
+			}
 		case es[0].Engine == HeuristicEngine && es[1].Engine == exp.Opponent:
 			h, o = es[0], es[1]
 		case es[1].Engine == HeuristicEngine && es[0].Engine == exp.Opponent:
@@ -233,4 +254,27 @@ func firstGames(runs []*arep.Run) map[gameRef]bool {
 		}
 	}
 	return first
+}
+
+// thesisPreset is the preset of the thesis's heuristic engine.
+const thesisPreset = "thesis"
+
+// presetsOf is the preset option of each of the run's engines by name,
+// from its config.yaml; "" for an engine without one, nil when the config
+// cannot be read (then no experiment asking for a preset matches).
+func presetsOf(r *arep.Run) map[string]string {
+	var cfg struct {
+		Engines []struct {
+			Name    string            `yaml:"name"`
+			Options map[string]string `yaml:"options"`
+		} `yaml:"engines"`
+	}
+	out := map[string]string{}
+	if err := yaml.Unmarshal([]byte(r.Config), &cfg); err != nil {
+		return out
+	}
+	for _, e := range cfg.Engines {
+		out[e.Name] = e.Options["preset"]
+	}
+	return out
 }

@@ -271,6 +271,8 @@ type verdictTable struct {
 	held, against map[string][]string
 	// words is each claim's verdict by the games' own judge, by kind.
 	words map[string]map[string]string
+	// control is the line on the NNUE row's control (controlNote).
+	control string
 }
 
 // verdicts computes the verdict table; nil without runs of any kind.
@@ -295,6 +297,9 @@ func verdicts(variants []*variant) *verdictTable {
 		claims = append(claims, modernClaim)
 	}
 	vt := &verdictTable{held: map[string][]string{}, against: map[string][]string{}, words: map[string]map[string]string{}}
+	if kinds[kindCompute] != nil {
+		vt.control = controlNote(kinds[kindCompute])
+	}
 	for _, k := range kindOrder {
 		if kinds[k] != nil {
 			vt.kinds = append(vt.kinds, k)
@@ -381,6 +386,9 @@ func writeVerdicts(b *bytes.Buffer, vt *verdictTable) {
 	for _, k := range vt.kinds {
 		fmt.Fprintf(b, "- %s, by the games' own judge: %s; %s; the rest are not shown by these games.\n",
 			kindTitle(k), listOr(vt.held[k], "holds", "no conclusion holds"), listOr(vt.against[k], "contradicted", "none is contradicted"))
+	}
+	if vt.control != "" {
+		fmt.Fprintf(b, "- %s\n", vt.control)
 	}
 	b.WriteString("\n")
 }
