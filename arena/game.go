@@ -46,6 +46,9 @@ type game struct {
 	// bestmove), to ponder on while its opponent thinks; pondering is the
 	// move a side's engine is pondering on now (ponder.go).
 	expect, pondering [2]string
+	// moveCtx bounds each move's search (movectx.go); nil in games made
+	// without playGame, whose moves get a context.WithTimeout each.
+	moveCtx *moveContext
 }
 
 // playGame plays one game to its end. It returns an error only when ctx is
@@ -87,6 +90,8 @@ func (r *runner) playGame(ctx context.Context, spec gameSpec, onMove func(ply in
 	}
 	started := time.Now()
 	defer func() { g.rec.Duration = time.Since(started).Seconds() }()
+	g.moveCtx = newMoveContext(ctx)
+	defer g.moveCtx.close()
 
 	for s, p := range g.players {
 		if p.cfg.Restart == config.RestartOn && !p.fresh {
@@ -270,9 +275,15 @@ func (r *runner) playMove(ctx context.Context, g *game) error {
 	}
 	hit := g.prepareSearch(side)
 	lim, limit, late := g.limits(side)
-	mctx, cancel := ctx, context.CancelFunc(func() {})
-	if late > 0 {
+	mctx, release := ctx, func() {}
+	switch {
+	case late > 0 && g.moveCtx != nil:
+		g.moveCtx.arm(late)
+		mctx, release = g.moveCtx, g.moveCtx.disarm
+	case late > 0:
+		var cancel context.CancelFunc
 		mctx, cancel = context.WithTimeout(ctx, late)
+		release = cancel
 	}
 	begin := time.Now()
 	var res engines.Result
@@ -283,7 +294,7 @@ func (r *runner) playMove(ctx context.Context, g *game) error {
 		res, err = p.search(mctx, engines.Position{FEN: g.fen, Moves: g.moves}, lim)
 	}
 	elapsed := time.Since(begin)
-	cancel()
+	release()
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
