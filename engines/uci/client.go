@@ -116,8 +116,9 @@ type Client struct {
 	name    string // "id name"
 	options []engines.Option
 
-	wmu sync.Mutex
-	w   io.Writer // the engine's stdin
+	wmu  sync.Mutex
+	w    io.Writer // the engine's stdin
+	wbuf []byte    // sendAt's lines, reused under wmu
 
 	logMu sync.Mutex // serializes cfg.Log between the reader and senders
 

@@ -98,7 +98,14 @@ func (c *Client) sendAt(cmds ...string) (time.Time, error) {
 	for _, cmd := range cmds {
 		c.logLine(now, ">", cmd)
 	}
-	if _, err := io.WriteString(c.w, strings.Join(cmds, "\n")+"\n"); err != nil {
+	// The lines go out of one buffer kept for the next move: joining them
+	// into a string and converting that to bytes for the write copied
+	// every move's "position" command, which grows with the game, twice.
+	c.wbuf = c.wbuf[:0]
+	for _, cmd := range cmds {
+		c.wbuf = append(append(c.wbuf, cmd...), '\n')
+	}
+	if _, err := c.w.Write(c.wbuf); err != nil {
 		if c.Exited() {
 			return now, failed(ErrExited, "engine %s has exited (%s)", c.command, c.status())
 		}

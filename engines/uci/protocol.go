@@ -273,15 +273,53 @@ func formatFinalInfo(res engines.Result) string {
 // re-joined from its fields so stray whitespace (or a newline) in a FEN from
 // a file cannot split the command.
 func positionCommand(pos engines.Position) string {
-	fen := strings.Join(strings.Fields(pos.FEN), " ")
-	cmd := "position startpos"
-	if fen != "" && fen != engines.StartFEN {
-		cmd = "position fen " + fen
+	// One string of the final size: the command grows with the game and
+	// is built for every move.
+	fen := !isStartFEN(pos.FEN)
+	n := len("position startpos")
+	if fen {
+		n = len("position fen ") + len(pos.FEN)
 	}
 	if len(pos.Moves) > 0 {
-		cmd += " moves " + strings.Join(pos.Moves, " ")
+		n += len(" moves")
+		for _, m := range pos.Moves {
+			n += 1 + len(m)
+		}
 	}
-	return cmd
+	var b strings.Builder
+	b.Grow(n)
+	if fen {
+		b.WriteString("position fen")
+		for f := range strings.FieldsSeq(pos.FEN) {
+			b.WriteByte(' ')
+			b.WriteString(f)
+		}
+	} else {
+		b.WriteString("position startpos")
+	}
+	if len(pos.Moves) > 0 {
+		b.WriteString(" moves")
+		for _, m := range pos.Moves {
+			b.WriteByte(' ')
+			b.WriteString(m)
+		}
+	}
+	return b.String()
+}
+
+// isStartFEN reports whether fen, its fields separated by any white
+// space, is empty or the standard start position.
+func isStartFEN(fen string) bool {
+	rest, fields := engines.StartFEN, 0
+	for f := range strings.FieldsSeq(fen) {
+		var want string
+		want, rest, _ = strings.Cut(rest, " ")
+		if f != want {
+			return false
+		}
+		fields++
+	}
+	return fields == 0 || rest == ""
 }
 
 // goCommand renders lim as a UCI "go" command; without any limit it is

@@ -118,9 +118,26 @@ func TestCommands(t *testing.T) {
 		{engines.Position{}, "position startpos"},
 		{engines.Position{FEN: engines.StartFEN, Moves: []string{"e2e4", "c7c5"}}, "position startpos moves e2e4 c7c5"},
 		{engines.Position{FEN: " 8/8/8/8/8/8/8/K6k   w - - 0 1\n"}, "position fen 8/8/8/8/8/8/8/K6k w - - 0 1"},
+		{engines.Position{FEN: "  \n "}, "position startpos"},
+		{engines.Position{FEN: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR  w KQkq -\t0 1", Moves: []string{"g1f3"}}, "position startpos moves g1f3"},
+		{engines.Position{FEN: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"}, "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"},
+		{engines.Position{FEN: engines.StartFEN + " 2"}, "position fen " + engines.StartFEN + " 2"},
+		{engines.Position{FEN: "8/8/8/8/8/8/8/K6k w - - 0 1", Moves: []string{"a1a2", "h1h2"}}, "position fen 8/8/8/8/8/8/8/K6k w - - 0 1 moves a1a2 h1h2"},
 	} {
 		if got := positionCommand(tc.pos); got != tc.want {
 			t.Errorf("positionCommand(%+v) = %q, want %q", tc.pos, got, tc.want)
+		}
+		// The command as it was built before it was built in one pass.
+		fen := strings.Join(strings.Fields(tc.pos.FEN), " ")
+		old := "position startpos"
+		if fen != "" && fen != engines.StartFEN {
+			old = "position fen " + fen
+		}
+		if len(tc.pos.Moves) > 0 {
+			old += " moves " + strings.Join(tc.pos.Moves, " ")
+		}
+		if got := positionCommand(tc.pos); got != old {
+			t.Errorf("positionCommand(%+v) = %q, the join of its parts %q", tc.pos, got, old)
 		}
 	}
 }
