@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/pprof"
 
 	"golang.org/x/term"
@@ -36,6 +37,7 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	shardFlag := fs.String("shard", "", "play only shard `I/N` of the games (those numbered I+1, I+1+N, ...); default: from "+
 		arena.EnvSlurmTaskID+"/"+arena.EnvSlurmTaskCount+" or "+arena.EnvK8sIndex+"/"+arena.EnvShardCount)
 	cpuProfile := fs.String("cpuprofile", "", "write the arena process's CPU profile to `FILE` (go tool pprof; engines are processes of their own)")
+	memProfile := fs.String("memprofile", "", "write the arena process's allocation profile at the end to `FILE` (go tool pprof -sample_index=alloc_space; every 4 KB allocated is sampled)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: arena run CONFIG.yaml [--out DIR] [--concurrency N] [--shard I/N] [--quiet]")
 		fmt.Fprintln(stderr, "       arena run --resume DIR [--concurrency N] [--quiet]")
@@ -81,6 +83,17 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 		}
 		defer stopProfile()
 	}
+	if *memProfile != "" {
+		// Sample finely: the default (one sample per 512 KB) misses most
+		// of a run's small per-move allocations. Set before anything is
+		// allocated for the run.
+		runtime.MemProfileRate = 4096
+		defer func() {
+			if err := writeMemProfile(*memProfile); err != nil {
+				fmt.Fprintf(stderr, "arena run: --memprofile: %v\n", err)
+			}
+		}()
+	}
 	var cfg *config.Config
 	if *resume == "" {
 		if cfg, err = config.Load(positional[0]); err != nil {
@@ -104,6 +117,21 @@ func startCPUProfile(path string) (func(), error) {
 		return nil, err
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// writeMemProfile writes the allocation profile (every allocation
+// sampled since MemProfileRate was set, and what is still live) to path.
+func writeMemProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	runtime.GC() // the live (inuse) figures are as of the last collection
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // runRequest is what to play: a loaded config, or the run directory to
