@@ -38,3 +38,25 @@ func TestMemorySampling(t *testing.T) {
 		}
 	}
 }
+
+// readStatus reads from the start of the file every time, what ReadAt at
+// offset 0 reads, and fails once the file is closed.
+func TestReadStatus(t *testing.T) {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		buf := make([]byte, 16)
+		n, err := readStatus(f, buf)
+		want := make([]byte, 16)
+		m, _ := f.ReadAt(want, 0)
+		if err != nil || n != 16 || m != 16 || string(buf) != string(want) {
+			t.Fatalf("readStatus: %q (%d, %v), ReadAt: %q (%d)", buf[:n], n, err, want[:m], m)
+		}
+	}
+	f.Close()
+	if _, err := readStatus(f, make([]byte, 16)); err == nil {
+		t.Error("readStatus of a closed file gave no error")
+	}
+}

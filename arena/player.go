@@ -208,10 +208,10 @@ func openProcMem(pid int) *procMem {
 
 // read returns VmRSS and VmHWM in bytes.
 func (m *procMem) read() (rss, peak uint64, err error) {
-	n, err := m.f.ReadAt(m.buf, 0)
+	n, err := readStatus(m.f, m.buf)
 	for n == len(m.buf) { // the file outgrew the buffer: read it whole
 		m.buf = make([]byte, 2*len(m.buf))
-		n, err = m.f.ReadAt(m.buf, 0)
+		n, err = readStatus(m.f, m.buf)
 	}
 	if n == 0 && err != nil {
 		return 0, 0, err
