@@ -105,6 +105,14 @@ func FormatOpt(p *float64, format string) string {
 // RenderTable prints a table: boxed for the terminal, or in Markdown.
 // Columns from rightFromCol on are right-aligned.
 func RenderTable(w io.Writer, markdown bool, header []string, rows [][]string, rightFromCol int) error {
+	if ok, err := renderSimple(w, markdown, header, rows, rightFromCol); ok {
+		return err
+	}
+	return renderTablewriter(w, markdown, header, rows, rightFromCol)
+}
+
+// renderTablewriter is RenderTable through tablewriter.
+func renderTablewriter(w io.Writer, markdown bool, header []string, rows [][]string, rightFromCol int) error {
 	opts := []tablewriter.Option{tablewriter.WithHeaderAutoFormat(tw.Off),
 		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: rightFrom(rightFromCol, len(header))})}
 	if markdown {
