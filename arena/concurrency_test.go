@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -414,5 +415,36 @@ sweep: {max_moves: [10, 20]}
 		if a, b := gameKeys(t, filepath.Join(whole, st.Dir)), gameKeys(t, filepath.Join(merged, st.Dir)); !reflect.DeepEqual(a, b) {
 			t.Errorf("setting %s: merged games differ from the whole sweep", st.Value)
 		}
+	}
+}
+
+// A lock held with an empty record (a holder between its flock and its
+// write, or releasing; or this process's own released lock, shared for an
+// instant by a child forked then) is waited out, not refused as "pid 0".
+func TestLockWaitsOutAnEmptyRecord(t *testing.T) {
+	dir := t.TempDir()
+	other, err := os.OpenFile(filepath.Join(dir, LockFile), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if err := syscall.Flock(int(other.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		other.Close()
+	}()
+	var msg bytes.Buffer
+	l, err := lockDir(dir, "test", &msg)
+	if err != nil {
+		t.Fatalf("lock released 50 ms after the attempt: %v", err)
+	}
+	defer l.unlock()
+	if msg.Len() != 0 {
+		t.Errorf("an empty record reported as a stale lock: %q", msg.String())
+	}
+	if got := (&LockedError{Dir: dir}).Error(); strings.Contains(got, "pid 0") || !strings.Contains(got, "recorded no holder") {
+		t.Errorf("a holder without a record is described as %q", got)
 	}
 }

@@ -46,6 +46,10 @@ type LockedError struct {
 }
 
 func (e *LockedError) Error() string {
+	if e.Holder.PID == 0 {
+		return fmt.Sprintf("%s is in use by another process, which recorded no holder in %s for %v; wait for it to finish or stop it first",
+			e.Dir, LockFile, emptyRecordWait)
+	}
 	return fmt.Sprintf("%s is in use by another arena (pid %d on %s, %s, since %s); wait for it to finish or stop it first",
 		e.Dir, e.Holder.PID, e.Holder.Host, e.Holder.Command, e.Holder.Since.Format(time.RFC3339))
 }
@@ -61,8 +65,8 @@ func lockDir(dir, command string, w io.Writer) (*dirLock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", dir, err)
 	}
-	prev := readLockInfo(f)
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	prev, err := flockWaitingOutEmptyRecord(f)
+	if err != nil {
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			return nil, &LockedError{Dir: dir, Holder: prev}
@@ -89,6 +93,29 @@ func lockDir(dir, command string, w io.Writer) (*dirLock, error) {
 		return nil, fmt.Errorf("lock %s: %w", dir, err)
 	}
 	return &dirLock{f: f}, nil
+}
+
+// emptyRecordWait bounds how long a held lock without a record is waited
+// out before it counts as held.
+const emptyRecordWait = time.Second
+
+// flockWaitingOutEmptyRecord takes the flock on f and returns the record it
+// found there. A lock held while the record is empty is a holder between its
+// flock and its first write, or one releasing (unlock empties the record,
+// then closes): a lock released by this very process can even stay held for
+// an instant after, by a child forked at that moment (every fork shares the
+// open lock file until the child's exec closes it). Such a lock is waited
+// out for up to emptyRecordWait; one with a record is refused at once.
+func flockWaitingOutEmptyRecord(f *os.File) (lockInfo, error) {
+	deadline := time.Now().Add(emptyRecordWait)
+	for {
+		prev := readLockInfo(f)
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil || !errors.Is(err, syscall.EWOULDBLOCK) || prev.PID != 0 || time.Now().After(deadline) {
+			return prev, err
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // unlock empties the record and releases the lock, so the next run takes
