@@ -27,13 +27,11 @@ func FuzzReadGzip(f *testing.F) {
 	f.Add(gz(bytes.Repeat([]byte("x"), 100)))
 	f.Add([]byte("\x1f\x8b\x08\x00garbage"))
 	f.Add([]byte{})
-	// One file, rewritten for every input: a directory per input would
+	// One file, written anew for every input: a directory per input would
 	// cost more than the reading.
 	path := filepath.Join(f.TempDir(), GamesFile+GzipExt)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if err := os.WriteFile(path, data, FilePerm); err != nil {
-			t.Fatal(err)
-		}
+		writeInput(t, path, data)
 		r, err := Open(path)
 		if err == nil {
 			n, err := io.Copy(io.Discard, r)
@@ -100,9 +98,7 @@ func FuzzReadColumns(f *testing.F) {
 	f.Add([]byte(columnsMagic))
 	path := filepath.Join(f.TempDir(), GamesFile+ColumnsExt)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if err := os.WriteFile(path, data, FilePerm); err != nil {
-			t.Fatal(err)
-		}
+		writeInput(t, path, data)
 		r, err := Open(path)
 		if err == nil {
 			n, err := io.Copy(io.Discard, r)
@@ -118,4 +114,18 @@ func FuzzReadColumns(f *testing.F) {
 			t.Fatalf("ReadGames error not naming the file: %v", err)
 		}
 	})
+}
+
+// writeInput writes a fuzz input to path, removing the previous input's file
+// first rather than truncating it: ext4 (auto_da_alloc) starts writing a file
+// truncated to zero out to disk when it is closed, and the next truncation
+// waits for that write, 1.6 ms an input against 0.03 ms for a new file
+// (10,000 inputs of make fuzz-short: 16 s of waiting).
+func writeInput(t *testing.T, path string, data []byte) {
+	if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, FilePerm); err != nil {
+		t.Fatal(err)
+	}
 }
