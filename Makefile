@@ -45,7 +45,8 @@ test-tools:
 	@missing=; $(call missing-commands,stockfish tmux chromium); $(apt-install)
 
 # Fuzz targets (docs/fuzzing.md): package:function. `make fuzz` runs each for FUZZTIME
-# with FUZZ_WORKERS processes; `make fuzz-short` (part of `make test`) 10,000 inputs each.
+# with FUZZ_WORKERS processes, one target after another; `make fuzz-short` (part of
+# `make test`) 10,000 inputs each, FUZZ_JOBS targets at a time (scripts/fuzz.sh).
 # Crashers are written to the package's testdata/fuzz/ and then run by every `go test`.
 # The short run counts inputs rather than seconds because go test -fuzz can report its own
 # deadline as a failure, and bounds each minimization to 200 calls (docs/fuzzing.md).
@@ -56,15 +57,13 @@ FUZZTIME ?= 10m
 FUZZ_SHORT ?= 10000x
 FUZZ_WORKERS ?= 1
 FUZZ_MINIMIZE ?= 60s
+FUZZ_JOBS ?= 2
 
 fuzz:
-	@set -e; for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
-		echo "fuzz $$fn ($$pkg) for $(FUZZTIME)"; \
-		$(GO) test $$pkg -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZ_MINIMIZE) -parallel $(FUZZ_WORKERS); \
-	done
+	@GO=$(GO) scripts/fuzz.sh 1 $(FUZZTIME) $(FUZZ_MINIMIZE) $(FUZZ_WORKERS) $(FUZZ_TARGETS)
 
 fuzz-short:
-	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZ_SHORT) FUZZ_MINIMIZE=200x
+	@GO=$(GO) scripts/fuzz.sh $(FUZZ_JOBS) $(FUZZ_SHORT) 200x 1 $(FUZZ_TARGETS)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
