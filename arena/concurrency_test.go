@@ -265,6 +265,7 @@ func TestStaleLockTakenOver(t *testing.T) {
 // before the kill is kept exactly once and unchanged, the games in progress
 // are replayed, and the outputs end in game order.
 func TestKillAndResumeConcurrent(t *testing.T) {
+	t.Parallel() // waits on fake engines' 15 ms moves, not the CPU: main_test.go
 	dir := t.TempDir()
 	cfgPath := filepath.Join(dir, "kill.yaml")
 	run := filepath.Join(dir, "run")

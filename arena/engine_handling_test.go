@@ -127,6 +127,7 @@ func TestEngineHandlingConfigErrors(t *testing.T) {
 // start_timeout bounds an engine's answer to "uci": an engine that never
 // answers fails the run with an error that names the limit and the key.
 func TestStartTimeout(t *testing.T) {
+	t.Parallel() // waits on a 300 ms timeout, not the CPU: main_test.go
 	_, _, out, err := playMatch(t, context.Background(), `
 games: 1
 max_moves: 4
@@ -151,6 +152,7 @@ engines:
 // takes longer loses the game with an error naming the key, and the run
 // goes on (with a fresh process) to the end.
 func TestNewGameTimeout(t *testing.T) {
+	t.Parallel() // waits on 300 ms timeouts, not the CPU: main_test.go
 	sum, _, out, err := playMatch(t, context.Background(), fmt.Sprintf(`
 games: 2
 max_moves: 4

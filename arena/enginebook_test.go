@@ -144,6 +144,7 @@ func ucis(games []*record.GameRecord) [][]string {
 // games, 1. e4 (weight 3 of 4) about three times in four; the run's seed
 // changes the draws.
 func TestEngineBookWeights(t *testing.T) {
+	t.Parallel() // in process, no clock, no package variable
 	bin := filepath.Join(t.TempDir(), "own.bin")
 	polyglotBook(t, bin, bookEntries, bookWeights)
 	b, err := config.LoadBook(bin)

@@ -282,6 +282,7 @@ func markedProcesses(t *testing.T, mark string) []string {
 // its own. The kernel kills the children (PR_SET_PDEATHSIG); the
 // grandchild sees its stdin closed.
 func TestKill9LeavesNoProcess(t *testing.T) {
+	t.Parallel() // finds its processes by their environment mark, not by name
 	needStockfish(t)
 	dir := t.TempDir()
 	script := filepath.Join(dir, "hung.py")

@@ -15,6 +15,7 @@ import (
 // timeout, a restart and one retry, the game is kept unjudged with the
 // reason (and is judged again by --resume, as any game without a verdict).
 func TestHangingJudgeLeavesGameUnjudged(t *testing.T) {
+	t.Parallel() // waits on judge timeouts, not the CPU: main_test.go
 	judge := filepath.Join(t.TempDir(), "hanging-judge")
 	script := "#!/bin/sh\nwhile read -r line; do case \"$line\" in uci) echo uciok ;; isready) echo readyok ;; go*) sleep 3600 ;; esac; done\n"
 	if err := os.WriteFile(judge, []byte(script), 0o755); err != nil {

@@ -1,11 +1,14 @@
 package arena
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"testing"
 
 	"arena/arena/config"
@@ -20,9 +23,11 @@ import (
 //
 // The tests that cost the most CPU (games in child processes, each in its
 // own temporary directory) call t.Parallel, so that the package uses both
-// cores of a small machine; go test runs them after the sequential tests,
-// which may set package variables (peerPoll). Tests that measure this
-// process (its heap, its RSS) or a clock stay sequential.
+// cores of a small machine, and so do those that mostly wait (on a timeout,
+// a sleeping fake engine, a start-up): go test runs them after the
+// sequential tests, which may set package variables (peerPoll). Tests that
+// measure this process (its heap, its RSS) or a clock that a busy machine
+// could push past a limit they must stay within stay sequential.
 var (
 	arenaBin string
 	fakeBin  string
@@ -32,6 +37,17 @@ func TestMain(m *testing.M) {
 	// A fuzz worker runs only the fuzz target, which plays no game.
 	if slices.Contains(os.Args, "-test.fuzzworker") {
 		os.Exit(m.Run())
+	}
+	// Four parallel tests at a time, not GOMAXPROCS (2 on a small machine):
+	// several of them mostly sleep (the timeout and kill tests,
+	// TestTimeForfeitThroughBinary 7 s a run), and two such in the two slots
+	// would leave the CPU idle.
+	// An explicit -parallel is kept.
+	flag.Parse()
+	parallelSet := false
+	flag.Visit(func(f *flag.Flag) { parallelSet = parallelSet || f.Name == "test.parallel" })
+	if !parallelSet {
+		flag.Set("test.parallel", strconv.Itoa(max(4, runtime.GOMAXPROCS(0))))
 	}
 	dir, err := os.MkdirTemp("", "arena-test-bin")
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 // recorded search matches, node for node, the same searches in process with
 // the same options (and not those of strong with LMR).
 func TestPresetUnderUserOptions(t *testing.T) {
+	t.Parallel() // node-limited: no clock
 	const fen = "8/8/4k3/8/8/4K3/4P3/8 w - -"
 	book := filepath.Join(t.TempDir(), "kpk.epd")
 	if err := os.WriteFile(book, []byte(fen+` id "KPK";`+"\n"), 0o644); err != nil {

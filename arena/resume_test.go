@@ -19,6 +19,7 @@ import (
 // game: the real binary is run, killed as soon as a game is on disk, then
 // resumed with --resume.
 func TestKillAndResume(t *testing.T) {
+	t.Parallel() // waits on fake engines' 20 ms moves, not the CPU: main_test.go
 	dir := t.TempDir()
 	cfgPath := filepath.Join(dir, "kill.yaml")
 	run := filepath.Join(dir, "run")
