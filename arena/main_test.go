@@ -39,8 +39,8 @@ func TestMain(m *testing.M) {
 		os.Exit(m.Run())
 	}
 	// Four parallel tests at a time, not GOMAXPROCS (2 on a small machine):
-	// several of them mostly sleep (the timeout and kill tests,
-	// TestTimeForfeitThroughBinary 7 s a run), and two such in the two slots
+	// several of them mostly sleep (the timeout and kill tests: 1 to 3 s
+	// each, under a tenth of it on the CPU), and two such in the two slots
 	// would leave the CPU idle.
 	// An explicit -parallel is kept.
 	flag.Parse()
