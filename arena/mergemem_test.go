@@ -106,7 +106,7 @@ func writeSyntheticShards(t testing.TB, root string, games, n int) []string {
 // TestMergeHelperProcess is the merge TestMergeMemoryFlat measures, run in
 // a process of its own so that its peak RSS is the merge's alone.
 func TestMergeHelperProcess(t *testing.T) {
-	root := os.Getenv("ARENA_MERGE_MEM_DIR")
+	root := os.Getenv(mergeMemDir)
 	if root == "" {
 		return // not a helper process
 	}
@@ -159,7 +159,7 @@ func TestMergeHelperProcess(t *testing.T) {
 func mergePeak(t *testing.T, root string) (live, rss float64) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestMergeHelperProcess$", "-test.v")
-	cmd.Env = append(os.Environ(), "ARENA_MERGE_MEM_DIR="+root)
+	cmd.Env = append(os.Environ(), mergeMemDir+"="+root)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("merge of %s: %v\n%s", root, err, out)
