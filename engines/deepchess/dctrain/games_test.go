@@ -1,6 +1,7 @@
 package dctrain
 
 import (
+	"compress/gzip"
 	"encoding/json"
 	"io"
 	"os"
@@ -18,8 +19,23 @@ import (
 // captures, so plies 13-15 are kept.
 var friedLiver = strings.Fields("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 f3g5 d7d5 e4d5 f6d5 g5f7 e8f7 d1f3 f7e6 b1c3")
 
-// openFile opens plain files, as the trainer does without the CLI's opener.
-func openFile(path string) (io.ReadCloser, error) { return os.Open(path) }
+// openFile opens plain files, and gzipped ones (the committed fixture) as
+// the CLI's opener does.
+func openFile(path string) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err != nil || !strings.HasSuffix(path, ".gz") {
+		return f, err
+	}
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{z, f}, nil
+}
 
 func gameJSON(t *testing.T, game, pair int, result string, moves []string) string {
 	t.Helper()

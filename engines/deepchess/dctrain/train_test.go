@@ -11,7 +11,7 @@ import (
 
 // fixture is 120 games of configs/deepchess/datagen.yaml (Stockfish at 3,000
 // against 600 nodes), moves only.
-const fixture = "testdata/games.jsonl"
+const fixture = "testdata/games.jsonl.gz"
 
 // TestTrainLearnsPairs trains a small net on the fixture's games and checks
 // what training must achieve: the pairs it trained on are told apart far
