@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,12 +16,12 @@ import (
 // TestTrainDeepChessCommand trains a tiny net on the dctrain fixture's
 // games and checks what the command promises: both files, loadable by the
 // engine, with the data and the held-out accuracy in the metadata. The
-// games are those of a compressed run (games.jsonl.gz), named as
-// DIR/games.jsonl, and read as the plain file is.
+// games are those of a compressed run (the fixture, games.jsonl.gz), named
+// as DIR/games.jsonl, and read as the plain file is.
 func TestTrainDeepChessCommand(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "net")
-	fixture := filepath.Join("..", "..", "engines", "deepchess", "dctrain", "testdata", "games.jsonl")
-	plain, err := dctrain.ReadGames([]string{fixture}, 5, func(path string) (io.ReadCloser, error) { return os.Open(path) })
+	fixture := filepath.Join("..", "..", "engines", "deepchess", "dctrain", "testdata", "games.jsonl.gz")
+	plain, err := dctrain.ReadGames([]string{fixture}, 5, func(path string) (io.ReadCloser, error) { return output.Open(path) })
 	if err != nil {
 		t.Fatal(err)
 	}
