@@ -1,6 +1,7 @@
 package output
 
 import (
+	"bufio"
 	"io"
 	"strings"
 )
@@ -38,7 +39,9 @@ func renderSimple(w io.Writer, markdown bool, header []string, rows [][]string, 
 			width[i] = max(width[i], len(c))
 		}
 	}
-	var b strings.Builder
+	// Written as it is rendered: a table of a run's games grows with the
+	// games, and a string of it all would too (TestMergeMemoryFlat).
+	b := bufio.NewWriter(w)
 	pad := func(s string, w int, align byte) {
 		extra := w - len(s)
 		left := 0
@@ -108,8 +111,7 @@ func renderSimple(w io.Writer, markdown bool, header []string, rows [][]string, 
 	if !markdown {
 		rule("└", "┴", "┘")
 	}
-	_, err := io.WriteString(w, b.String())
-	return true, err
+	return true, b.Flush()
 }
 
 // simpleCell reports whether renderSimple renders s as tablewriter does:
