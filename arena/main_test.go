@@ -51,7 +51,9 @@ func TestMain(m *testing.M) {
 	// helper process of TestMergeMemoryFlat (make test-long): with
 	// -test.parallel raised there, the merge's sampled peak live heap came out
 	// 12 MB higher in every run (25.8 MB for 100,000 games, against 13.4 to
-	// 14.4 without; cause not found), which fails that test.
+	// 14.4 without), which failed that test. The growth itself was the table
+	// renderer building a merged run's whole games table in one string (now
+	// written as rendered); the helper keeps the defaults all the same.
 	flag.Parse()
 	parallelSet := false
 	flag.Visit(func(f *flag.Flag) { parallelSet = parallelSet || f.Name == "test.parallel" })
