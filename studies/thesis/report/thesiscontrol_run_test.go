@@ -47,18 +47,8 @@ func TestControlFromRun(t *testing.T) {
 		if p := presetsOf(r); p[s.heur.Name] != "thesis" || p[s.opp.Name] != "strong" {
 			t.Errorf("%s: presets %v, want the heuristic's thesis and its opponent's strong", r.Dir, p)
 		}
-		for _, g := range r.Summary.Games {
-			games++
-			switch {
-			case g.Result == "1/2-1/2":
-				draws++
-				heurPoints += 0.5
-			case (g.Result == "1-0") == (g.White == s.opp.Name):
-				wins++
-			default:
-				heurPoints++
-			}
-		}
+		n, w, d, hp := countAgainstHeuristic(r, s.opp.Name)
+		games, wins, draws, heurPoints = games+n, wins+w, draws+d, heurPoints+hp
 	}
 	if games != 80 {
 		t.Errorf("%d games, want experiment 1's 16 per row", games)
@@ -82,4 +72,22 @@ func TestControlFromRun(t *testing.T) {
 			t.Errorf("docs/reproduction.md lacks %q", want)
 		}
 	}
+}
+
+// countAgainstHeuristic counts run r's games from its summary: how many,
+// the opponent's wins, the draws, and the heuristic's points.
+func countAgainstHeuristic(r *arep.Run, opp string) (games, oppWins, draws int, heurPoints float64) {
+	for _, g := range r.Summary.Games {
+		games++
+		switch {
+		case g.Result == "1/2-1/2":
+			draws++
+			heurPoints += 0.5
+		case (g.Result == "1-0") == (g.White == opp):
+			oppWins++
+		default:
+			heurPoints++
+		}
+	}
+	return games, oppWins, draws, heurPoints
 }

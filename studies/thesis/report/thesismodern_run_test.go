@@ -44,20 +44,8 @@ func TestModernRowFromRun(t *testing.T) {
 				t.Errorf("%s: %s has limits %q, want %q (both engines at the heuristic's budget)", s.runs[0].Dir, e.Name, e.Limits, want)
 			}
 		}
-		rowWins := 0
-		for _, g := range sum.Games {
-			games++
-			switch {
-			case g.Result == "1/2-1/2":
-				draws++
-				heurPoints += 0.5
-			case (g.Result == "1-0") == (g.White == s.opp.Name):
-				rowWins++
-			default:
-				heurPoints++
-			}
-		}
-		nnueWins += rowWins
+		n, rowWins, d, hp := countAgainstHeuristic(s.runs[0], s.opp.Name)
+		games, nnueWins, draws, heurPoints = games+n, nnueWins+rowWins, draws+d, heurPoints+hp
 		if s.opp.Wins != rowWins || s.opp.Engine != NNUEEngine {
 			t.Errorf("row %v: the report's NNUE wins %d (engine %q), the games' %d", s.moveTime, s.opp.Wins, s.opp.Engine, rowWins)
 		}
