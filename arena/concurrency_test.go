@@ -282,36 +282,14 @@ engines:
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(arenaBin, "run", cfgPath, "--out", run)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	out := killRunAfterGames(t, cfgPath, run, 3)
 	games := filepath.Join(run, output.GamesFile)
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		data, _ := os.ReadFile(games)
-		if bytes.Count(data, []byte("\n")) >= 3 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("no games finished:\n%s", out.String())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Wait()
 	before, err := output.ReadGames(games)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(before) >= 8 {
-		t.Fatalf("all games finished before the kill\n%s", out.String())
+		t.Fatalf("all games finished before the kill\n%s", out)
 	}
 	res, err := exec.Command(arenaBin, "run", "--resume", run).CombinedOutput()
 	if err != nil {

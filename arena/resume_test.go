@@ -41,37 +41,15 @@ engines:
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(arenaBin, "run", cfgPath, "--out", run)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	out := killRunAfterGames(t, cfgPath, run, 1)
 	games := filepath.Join(run, output.GamesFile)
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		data, _ := os.ReadFile(games)
-		if bytes.Count(data, []byte("\n")) >= 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("no game finished:\n%s", out.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Wait()
 	before, err := os.ReadFile(games)
 	if err != nil {
 		t.Fatal(err)
 	}
 	kept := bytes.Count(before, []byte("\n"))
 	if kept >= 4 {
-		t.Fatalf("all games finished before the kill; the test needs a slower game\n%s", out.String())
+		t.Fatalf("all games finished before the kill; the test needs a slower game\n%s", out)
 	}
 
 	resume := exec.Command(arenaBin, "run", "--resume", run)
@@ -90,6 +68,36 @@ engines:
 		t.Errorf("the games finished before the kill changed on resume")
 	}
 	checkRunFiles(t, run, 4)
+}
+
+// killRunAfterGames starts "arena run CFG --out RUN", kills it (SIGKILL, no
+// chance to clean up) as soon as its games log holds n games, and returns
+// what it printed.
+func killRunAfterGames(t *testing.T, cfgPath, run string, n int) string {
+	t.Helper()
+	cmd := exec.Command(arenaBin, "run", cfgPath, "--out", run)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	games := filepath.Join(run, output.GamesFile)
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		data, _ := os.ReadFile(games)
+		if bytes.Count(data, []byte("\n")) >= n {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("not %d games finished in 60 s:\n%s", n, out.String())
+		}
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	return out.String()
 }
 
 // A record cut short by a kill during its write is dropped on resume, and
