@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/olekukonko/tablewriter"
-
 	"arena/internal/atomicfile"
+	"arena/internal/table"
 )
 
 // Render prints the report as tables: one row per game, one per player, then
@@ -29,30 +28,29 @@ func (rep Analysis) Render(w io.Writer) error {
 		return fmt.Sprintf("%.1f", p.Accuracy)
 	}
 
+	// The headers as tablewriter, which rendered these tables before,
+	// formatted them (upper case, "%" spaced off), and every column
+	// left-aligned as it did: the report reads as it always has.
 	fmt.Fprintln(w, "Games (errors = inaccuracies/mistakes/blunders)")
-	t := tablewriter.NewWriter(w)
-	t.Header("#", "White", "Black", "Result", "Plies", "W ACPL", "W Acc%", "W errors", "B ACPL", "B Acc%", "B errors")
+	header := []string{"#", "WHITE", "BLACK", "RESULT", "PLIES", "W ACPL", "W ACC %", "W ERRORS", "B ACPL", "B ACC %", "B ERRORS"}
+	var rows [][]string
 	for _, g := range rep.Games {
-		if err := t.Append(fmt.Sprint(g.Number), g.White, g.Black, g.Result, fmt.Sprint(g.Plies),
+		rows = append(rows, []string{fmt.Sprint(g.Number), g.White, g.Black, g.Result, fmt.Sprint(g.Plies),
 			acpl(g.WhiteStats), acc(g.WhiteStats), errs(g.WhiteStats),
-			acpl(g.BlackStats), acc(g.BlackStats), errs(g.BlackStats)); err != nil {
-			return err
-		}
+			acpl(g.BlackStats), acc(g.BlackStats), errs(g.BlackStats)})
 	}
-	if err := t.Render(); err != nil {
+	if err := table.Render(w, false, header, rows, len(header)); err != nil {
 		return err
 	}
 
 	fmt.Fprintln(w, "\nPlayers")
-	t = tablewriter.NewWriter(w)
-	t.Header("Player", "Games", "Moves", "ACPL", "Accuracy%", "Inaccuracies", "Mistakes", "Blunders")
+	header = []string{"PLAYER", "GAMES", "MOVES", "ACPL", "ACCURACY %", "INACCURACIES", "MISTAKES", "BLUNDERS"}
+	rows = rows[:0]
 	for _, p := range rep.Players {
-		if err := t.Append(p.Name, fmt.Sprint(p.Games), fmt.Sprint(p.Moves), acpl(p.PlayerStats), acc(p.PlayerStats),
-			fmt.Sprint(p.Inaccuracies), fmt.Sprint(p.Mistakes), fmt.Sprint(p.Blunders)); err != nil {
-			return err
-		}
+		rows = append(rows, []string{p.Name, fmt.Sprint(p.Games), fmt.Sprint(p.Moves), acpl(p.PlayerStats), acc(p.PlayerStats),
+			fmt.Sprint(p.Inaccuracies), fmt.Sprint(p.Mistakes), fmt.Sprint(p.Blunders)})
 	}
-	if err := t.Render(); err != nil {
+	if err := table.Render(w, false, header, rows, len(header)); err != nil {
 		return err
 	}
 

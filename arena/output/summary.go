@@ -13,13 +13,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
-
 	"arena/arena/config"
 	"arena/arena/record"
 	"arena/internal/atomicfile"
+	"arena/internal/table"
 	"arena/internal/termfit"
 	"arena/tracker"
 )
@@ -103,27 +100,9 @@ func FormatOpt(p *float64, format string) string {
 }
 
 // RenderTable prints a table: boxed for the terminal, or in Markdown.
-// Columns from rightFromCol on are right-aligned.
+// Columns from rightFromCol on are right-aligned (internal/table).
 func RenderTable(w io.Writer, markdown bool, header []string, rows [][]string, rightFromCol int) error {
-	if ok, err := renderSimple(w, markdown, header, rows, rightFromCol); ok {
-		return err
-	}
-	return renderTablewriter(w, markdown, header, rows, rightFromCol)
-}
-
-// renderTablewriter is RenderTable through tablewriter.
-func renderTablewriter(w io.Writer, markdown bool, header []string, rows [][]string, rightFromCol int) error {
-	opts := []tablewriter.Option{tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: rightFrom(rightFromCol, len(header))})}
-	if markdown {
-		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()))
-	}
-	t := tablewriter.NewTable(w, opts...)
-	t.Header(toAny(header)...)
-	if err := t.Bulk(rows); err != nil {
-		return err
-	}
-	return t.Render()
+	return table.Render(w, markdown, header, rows, rightFromCol)
 }
 
 // WriteTable prints the results table and, per pairing, the Elo difference
@@ -359,25 +338,6 @@ func fmtRating(x float64) string {
 	return tracker.FormatSigned(x, 1)
 }
 
-func rightFrom(first, n int) []tw.Align {
-	a := make([]tw.Align, n)
-	for i := range a {
-		a[i] = tw.AlignLeft
-		if i >= first {
-			a[i] = tw.AlignRight
-		}
-	}
-	return a
-}
-
-func toAny(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
-}
-
 // eloLine is "A vs B: +3 -1 =2, Elo +88.7 [-39.4, +248.7] LOS 90.2% draws
 // 33.3% (6 games)": the Elo difference of A over B with its 95% interval.
 func eloLine(p record.PairSummary) string {
@@ -424,7 +384,7 @@ func writeMarkdown(w io.Writer, s *record.Summary, cfg *config.Config, lines *Ga
 	}
 	b.WriteString("\n")
 	b.WriteString("## Games\n\n")
-	// The rows are written directly (GameLines), not by tablewriter,
+	// The rows are written directly (GameLines), not by RenderTable,
 	// which pads every column to its widest cell and so would need every
 	// row at once.
 	header := []string{"Game", "Pair", "White", "Black", "Opening", "Result", "Termination", "Reason", "Plies", "White ACPL", "Black ACPL"}
