@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"sync"
 )
 
 // HTML returns report.html: one self-contained page (the plots as inline
@@ -12,19 +13,25 @@ import (
 // relative ones to each run's games.pgn and the in-page anchors.
 func (r *Report) HTML() ([]byte, error) {
 	var b bytes.Buffer
-	if err := htmlTemplate.Execute(&b, r); err != nil {
+	if err := htmlTemplate().Execute(&b, r); err != nil {
 		return nil, fmt.Errorf("report.html: %w", err)
 	}
 	return b.Bytes(), nil
 }
 
-var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	// The SVG is gonum/plot's output with its prolog removed; the names in
-	// it were escaped by the SVG writer.
-	"svg":            func(s string) template.HTML { return template.HTML(s) },
-	"align":          func(t *Table, i int) string { return alignClass(t, i) },
-	"headToHeadNote": func() string { return headToHeadNote },
-}).Parse(`<!DOCTYPE html>
+// htmlTemplate is parsed on first use, not at start-up: every command
+// of the one binary would otherwise parse it (734 allocations, and the
+// pages of html/template's parser touched) before doing anything, and
+// only arena report renders it (docs/reference.md, "The arena's own
+// cost, beside fastchess").
+var htmlTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		// The SVG is gonum/plot's output with its prolog removed; the names in
+		// it were escaped by the SVG writer.
+		"svg":            func(s string) template.HTML { return template.HTML(s) },
+		"align":          func(t *Table, i int) string { return alignClass(t, i) },
+		"headToHeadNote": func() string { return headToHeadNote },
+	}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -118,6 +125,7 @@ ul.elo { font-family: monospace; font-size: 0.9em; }
 <figcaption><b>{{.Title}}.</b> {{.Caption}}</figcaption>
 </figure>{{end}}
 `))
+})
 
 func alignClass(t *Table, i int) string {
 	if i < len(t.Right) && t.Right[i] {
