@@ -2,6 +2,7 @@ package arena
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 )
@@ -24,6 +25,14 @@ type moveContext struct {
 	deadline time.Time // the armed move's; zero between moves
 	done     chan struct{}
 	err      error
+	afters   []afterFunc // AfterFunc's, run when m is done
+	lastID   uint64
+}
+
+// afterFunc is a function AfterFunc runs when the context is done.
+type afterFunc struct {
+	id uint64
+	f  func()
 }
 
 // newMoveContext returns parent's move context; close releases it.
@@ -81,6 +90,40 @@ func (m *moveContext) cancelLocked(err error) {
 	if m.err == nil {
 		m.err = err
 		close(m.done)
+		for _, a := range m.afters {
+			go a.f()
+		}
+		m.afters = m.afters[:0]
+	}
+}
+
+// AfterFunc runs f in a goroutine of its own once m is done, as
+// context.AfterFunc does, until stop is called. context.AfterFunc(m, f)
+// calls it, and so does the UCI client's search, which wakes its read
+// of the engine's output so (engines/uci/lines.go). Without it,
+// context.AfterFunc on a context of a type of its own starts a goroutine
+// per call to wait for Done: a goroutine started and ended every move,
+// 8% of the arena's CPU in games of a few milliseconds a move.
+func (m *moveContext) AfterFunc(f func()) (stop func() bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.err != nil {
+		go f()
+		return func() bool { return false }
+	}
+	m.lastID++
+	id := m.lastID
+	m.afters = append(m.afters, afterFunc{id, f})
+	return func() bool {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		for i, a := range m.afters {
+			if a.id == id {
+				m.afters = slices.Delete(m.afters, i, i+1)
+				return true
+			}
+		}
+		return false
 	}
 }
 

@@ -3,6 +3,7 @@ package arena
 import (
 	"context"
 	"errors"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -82,4 +83,61 @@ func TestMoveContextAllocatesNothing(t *testing.T) {
 	if allocs != 0 {
 		t.Fatalf("a move allocated %v times, want 0", allocs)
 	}
+}
+
+// TestMoveContextAfterFunc: a function registered with AfterFunc runs once
+// the move is late (or at once on a move already done), not after its stop,
+// and context.AfterFunc on a move context uses it rather than starting a
+// goroutine to wait for Done (the UCI client registers one every move).
+func TestMoveContextAfterFunc(t *testing.T) {
+	parent, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	m := newMoveContext(parent)
+	defer m.close()
+
+	m.arm(time.Hour)
+	ran := make(chan int, 3)
+	stop := m.AfterFunc(func() { ran <- 1 })
+	if !stop() {
+		t.Fatal("stop of a registered function reported it had already run")
+	}
+	if stop() {
+		t.Fatal("a second stop reported the function stopped again")
+	}
+	m.disarm()
+
+	m.arm(time.Millisecond)
+	m.AfterFunc(func() { ran <- 2 })
+	select {
+	case n := <-ran:
+		if n != 2 {
+			t.Fatalf("function %d ran, want 2 (1 was stopped)", n)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a late move did not run its registered function")
+	}
+	m.AfterFunc(func() { ran <- 3 }) // the move is already done
+	select {
+	case n := <-ran:
+		if n != 3 {
+			t.Fatalf("function %d ran, want 3", n)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a function registered on a done move did not run")
+	}
+	m.disarm()
+
+	m.arm(time.Hour)
+	before := runtime.NumGoroutine()
+	stops := make([]func() bool, 100)
+	for i := range stops {
+		stops[i] = context.AfterFunc(m, func() {})
+	}
+	if n := runtime.NumGoroutine(); n >= before+len(stops) {
+		t.Errorf("context.AfterFunc on the move context started goroutines: %d, %d before", n, before)
+	}
+	for _, s := range stops {
+		s()
+	}
+	m.disarm()
 }

@@ -122,9 +122,14 @@ type Client struct {
 
 	logMu sync.Mutex // serializes cfg.Log between the reader and senders
 
-	lines      chan outLine  // the engine's stdout, one line at a time; closed at EOF
-	readErr    error         // why reading stopped early; valid once lines is closed
-	readerDone chan struct{} // the reader goroutine has returned
+	// lineReader reads the engine's stdout (lines.go), in the goroutine
+	// that waits for it.
+	lineReader
+	// readerDone is closed when Close has drained the output and no
+	// goroutine of the client reads it any more.
+	readerDone  chan struct{}
+	sourceDone  chan struct{} // asyncSource's goroutine has returned; nil without one
+	interruptFn func()        // c.interrupt, for wakeOn
 
 	pid     int
 	exited  chan struct{} // closed when the engine has exited (or, connected, closed its output)
@@ -132,7 +137,7 @@ type Client struct {
 	kill    func()        // kills the engine (or closes the connection)
 	cleanup func()        // releases pipes once the engine is gone
 
-	closing   chan struct{} // closed by Close: the reader discards lines from then on
+	closing   chan struct{} // closed by Close
 	closeOnce sync.Once
 
 	// newGameErr is a failed NewGame (which cannot return an error) reported
@@ -147,9 +152,14 @@ type Client struct {
 	infoDropped  int
 	firstDropped string
 
-	// fields is the buffer a search splits each line of the engine into;
-	// used by Search only.
-	fields []string
+	// search is the running search's state, and takeFn its line
+	// handler (search.take), made once; used by Search only.
+	search searchState
+	takeFn func(outLine) bool
+
+	// lastLim and lastGo are the last search's limits and go command.
+	lastLim engines.Limits
+	lastGo  string
 }
 
 // InfoDropped returns how many info values the engine sent that were not
@@ -209,6 +219,9 @@ func Start(ctx context.Context, cfg ClientConfig) (*Client, error) {
 	go func() {
 		waitErr = cmd.Wait()
 		close(exited)
+		// A search waiting for the engine's output looks at the exit:
+		// a process whose output a child holds open gives no end of it.
+		c.interrupt()
 	}()
 	c.exited = exited
 	c.status = func() string {
@@ -244,8 +257,12 @@ func Connect(ctx context.Context, in io.Reader, out io.WriteCloser, cfg ClientCo
 	if cfg.Command == "" {
 		cfg.Command = "connection"
 	}
-	c := newClient(cfg, out, in)
-	c.exited = c.readerDone
+	c := newClient(cfg, out, nil)
+	// A reader without deadlines is read in a goroutine of its own; its
+	// end is the connection's.
+	a := newAsyncSource(in, c.closing)
+	c.src, c.sourceDone = a, a.done
+	c.exited = a.done
 	c.status = func() string { return "connection closed" }
 	closeAll := func() {
 		out.Close()
@@ -262,16 +279,20 @@ func Connect(ctx context.Context, in io.Reader, out io.WriteCloser, cfg ClientCo
 	return c, nil
 }
 
-func newClient(cfg ClientConfig, w io.Writer, r io.Reader) *Client {
+func newClient(cfg ClientConfig, w io.Writer, r lineSource) *Client {
 	c := &Client{
 		cfg:        cfg,
 		command:    cfg.Command,
 		w:          w,
-		lines:      make(chan outLine, 256),
 		readerDone: make(chan struct{}),
 		closing:    make(chan struct{}),
 	}
-	go c.read(r)
+	c.src = r
+	if c.raw = rawConnOf(r); c.raw != nil {
+		c.rawFn = c.rawRead
+	}
+	c.interruptFn = c.interrupt // made once: a method value per search allocates
+	c.takeFn = c.search.take
 	return c
 }
 
@@ -303,11 +324,19 @@ func (c *Client) Exited() bool {
 }
 
 // Close sends quit, gives the engine a moment to exit, then kills it. It
-// waits for the reader goroutine, so no goroutine outlives it. It is
-// idempotent and safe to call while a Search runs (which then fails).
+// reads the engine's output meanwhile (so the engine never blocks on a
+// full pipe) and returns when nothing of the client reads it any more, so
+// no goroutine outlives it. It is idempotent and safe to call from
+// another goroutine while a Search runs (which then fails), but not from
+// the Search's InfoFunc: the search's read of the output would wait for
+// the callback, and Close for the read.
 func (c *Client) Close() error {
 	c.closeOnce.Do(func() {
 		close(c.closing)
+		// Someone must read the engine's output while it shuts down: a
+		// search still running does, and drain once it has returned.
+		drained := make(chan struct{})
+		go c.drain(drained)
 		_ = c.send("quit")
 		select {
 		case <-c.exited:
@@ -323,7 +352,11 @@ func (c *Client) Close() error {
 		// whole process group.
 		c.kill()
 		c.cleanup()
-		<-c.readerDone
+		<-drained
+		if c.sourceDone != nil {
+			<-c.sourceDone
+		}
+		close(c.readerDone)
 	})
 	return nil
 }

@@ -488,7 +488,54 @@ func TestStockfishRefusesInjectedLines(t *testing.T) {
 			t.Errorf("send(%q) = %v, want a refusal", cmd, err)
 		}
 	}
+	// A search writes its "position" straight into the send buffer
+	// (sendPosAt): a move or FEN field with a control character is
+	// refused there too, nothing of it sent.
+	for _, pos := range []engines.Position{
+		{Moves: []string{"e2e4", "e7e5\x00quit"}},
+		{FEN: "8/8/8/8/8/8/8/K1k5 w - - 0 1\x1b", Moves: []string{"a1a2"}},
+	} {
+		if _, err := c.Search(context.Background(), pos, engines.Limits{Nodes: 100}, nil); err == nil || !strings.Contains(err.Error(), "refusing to send") {
+			t.Errorf("Search(%q) = %v, want a refusal", pos, err)
+		}
+	}
 	if err := c.sync(context.Background(), "test", 10*time.Second, pingLimit); err != nil {
 		t.Fatalf("Stockfish after the refused lines: %v", err)
+	}
+}
+
+// TestFakeLongAndSplitLines: the client reads the engine's output itself
+// (lines.go), so it must join what the pipe gives it into lines as
+// bufio.Scanner did: a line longer than one read, a line split across two
+// writes, a last line without its line break before the engine exits,
+// and a line over maxLineLen, which fails the search.
+func TestFakeLongAndSplitLines(t *testing.T) {
+	c, err := fake(t, "long", ClientConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var long int
+	res, err := c.Search(context.Background(), engines.Position{}, engines.Limits{Depth: 1}, func(in engines.Info) { long = len(in.String) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Move != "e2e4" || res.Ponder != "e7e5" || long != 300000 {
+		t.Errorf("got move %q ponder %q after an info string of %d bytes, want e2e4, e7e5 and 300000", res.Move, res.Ponder, long)
+	}
+
+	c, err = fake(t, "unended", ClientConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := c.Search(context.Background(), engines.Position{}, engines.Limits{Depth: 1}, nil); err != nil || res.Move != "e2e4" {
+		t.Errorf("a bestmove without a line break before the exit: move %q, error %v; want e2e4", res.Move, err)
+	}
+
+	c, err = fake(t, "huge", ClientConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Search(context.Background(), engines.Position{}, engines.Limits{Depth: 1}, nil); err == nil || !strings.Contains(err.Error(), "too long") {
+		t.Errorf("a line over %d bytes: error %v, want one saying it is too long", maxLineLen, err)
 	}
 }

@@ -1,7 +1,6 @@
 package uci
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -10,33 +9,14 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"arena/engines"
 )
 
 // outLine is a line of the engine's output and when it was read.
 type outLine struct {
 	text string
 	at   time.Time
-}
-
-// read is the single reader of the engine's output. It stamps each line as
-// it comes off the pipe, so that a move's time (go to bestmove) does not
-// include the wait in the channel or the parsing of the info lines before
-// it. After Close it keeps draining (discarding) so that the engine never
-// blocks on a full pipe while it is being shut down.
-func (c *Client) read(r io.Reader) {
-	defer close(c.readerDone)
-	defer close(c.lines)
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), maxLineLen)
-	for sc.Scan() {
-		l := outLine{strings.TrimRight(sc.Text(), "\r"), time.Now()}
-		c.logLine(l.at, "<", l.text)
-		select {
-		case c.lines <- l:
-		case <-c.closing:
-		}
-	}
-	c.readErr = sc.Err()
 }
 
 // logLine writes one line of UCI traffic to cfg.Log: the time, the
@@ -73,8 +53,8 @@ func (c *Client) send(cmds ...string) error {
 
 // sendAt is send that also returns when the lines were sent: the stamp of
 // the traffic log, taken before the write. A search's clock must start
-// there, not after the write returns: the reader goroutine stamps each
-// line when it reads it, and an engine that answers at once can have its
+// there, not after the write returns: each line of the engine is stamped
+// when it is read, and an engine that answers at once can have its
 // bestmove stamped before a clock started after the write.
 //
 // It is the client's one write to the engine, so it is where no field of
@@ -82,61 +62,100 @@ func (c *Client) send(cmds ...string) error {
 // second command: a line with a line break or another control character
 // is refused, nothing of it sent.
 func (c *Client) sendAt(cmds ...string) (time.Time, error) {
+	return c.sendPosAt(nil, cmds...)
+}
+
+// sendPosAt is sendAt with pos's "position" command (when pos is not nil)
+// before cmds, made straight into the buffer the lines are written from:
+// a search's "position" grows with the game, and making it as a string
+// first cost an allocation and a copy every move.
+func (c *Client) sendPosAt(pos *engines.Position, cmds ...string) (time.Time, error) {
 	for _, cmd := range cmds {
 		if i := strings.IndexFunc(cmd, isControl); i >= 0 {
-			return time.Time{}, fmt.Errorf("engine %s: refusing to send %q: control character %q at byte %d would end the command early or inject another", c.command, cmd, cmd[i], i)
+			return time.Time{}, c.refuse(cmd, i)
 		}
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
+	// The lines go out of one buffer kept for the next move: joining them
+	// into a string and converting that to bytes for the write copied
+	// every move's "position" command, which grows with the game, twice.
+	c.wbuf = c.wbuf[:0]
+	if pos != nil {
+		c.wbuf = appendPosition(c.wbuf, *pos)
+		// A control character is a single byte in UTF-8 (no byte of a
+		// longer character is below 0x80), so the bytes are checked as
+		// the runes of the other commands are.
+		for i, b := range c.wbuf {
+			if isControl(rune(b)) {
+				return time.Time{}, c.refuse(string(c.wbuf), i)
+			}
+		}
+		c.wbuf = append(c.wbuf, '\n')
+	}
+	posLen := len(c.wbuf)
+	for _, cmd := range cmds {
+		c.wbuf = append(append(c.wbuf, cmd...), '\n')
+	}
 	// An engine that stops reading its input must not block us forever once
 	// the pipe buffer is full.
 	if d, ok := c.w.(deadlineWriter); ok {
 		_ = d.SetWriteDeadline(time.Now().Add(c.cfg.StartTimeout))
 	}
 	now := time.Now()
-	for _, cmd := range cmds {
-		c.logLine(now, ">", cmd)
-	}
-	// The lines go out of one buffer kept for the next move: joining them
-	// into a string and converting that to bytes for the write copied
-	// every move's "position" command, which grows with the game, twice.
-	c.wbuf = c.wbuf[:0]
-	for _, cmd := range cmds {
-		c.wbuf = append(append(c.wbuf, cmd...), '\n')
+	if c.cfg.Log != nil {
+		if posLen > 0 {
+			c.logLine(now, ">", string(c.wbuf[:posLen-1]))
+		}
+		for _, cmd := range cmds {
+			c.logLine(now, ">", cmd)
+		}
 	}
 	if _, err := c.w.Write(c.wbuf); err != nil {
+		sent := strings.Join(cmds, "; ")
+		if posLen > 0 {
+			sent = strings.Join(append([]string{string(c.wbuf[:posLen-1])}, cmds...), "; ")
+		}
 		if c.Exited() {
 			return now, failed(ErrExited, "engine %s has exited (%s)", c.command, c.status())
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			return now, fmt.Errorf("engine %s: sending %q: not read within %v %s", c.command, strings.Join(cmds, "; "), c.cfg.StartTimeout, limitHint(startLimit))
+			return now, fmt.Errorf("engine %s: sending %q: not read within %v %s", c.command, sent, c.cfg.StartTimeout, limitHint(startLimit))
 		}
-		return now, fmt.Errorf("engine %s: sending %q: %w", c.command, strings.Join(cmds, "; "), err)
+		return now, fmt.Errorf("engine %s: sending %q: %w", c.command, sent, err)
 	}
 	return now, nil
+}
+
+// refuse is the error of a command line with a control character at
+// byte i.
+func (c *Client) refuse(cmd string, i int) error {
+	return fmt.Errorf("engine %s: refusing to send %q: control character %q at byte %d would end the command early or inject another", c.command, cmd, cmd[i], i)
 }
 
 // await reads lines, passing each to handle until it returns true, for at
 // most timeout. after names the command that was sent and limit the
 // config key of the timeout, for errors.
 func (c *Client) await(ctx context.Context, after, want string, timeout time.Duration, limit string, handle func(line string) bool) error {
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
+	deadline := time.Now().Add(timeout)
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
+	defer c.wakeOn(ctx)()
+	take := func(l outLine) bool { return handle(l.text) }
 	for {
-		select {
-		case line, ok := <-c.lines:
-			if !ok {
-				return c.exitError(fmt.Sprintf("while waiting for %q after %q", want, after))
-			}
-			if handle(line.text) {
-				return nil
-			}
-		case <-timer.C:
-			return fmt.Errorf("engine %s: no %q within %v after %q %s", c.command, want, timeout, after, limitHint(limit))
-		case <-ctx.Done():
+		err := c.readLines(deadline, take)
+		switch {
+		case err == nil:
+			return nil
+		case err != errWake:
+			return c.exitError(fmt.Sprintf("while waiting for %q after %q", want, after))
+		case ctx.Err() != nil:
 			return fmt.Errorf("engine %s: waiting for %q after %q: %w", c.command, want, after, ctx.Err())
+		case !time.Now().Before(deadline):
+			return fmt.Errorf("engine %s: no %q within %v after %q %s", c.command, want, timeout, after, limitHint(limit))
 		}
+		// Otherwise woken for something else (the engine exited: its
+		// last output is still to be read, up to the end of the pipe).
 	}
 }
 
@@ -174,7 +193,7 @@ func failed(kind error, format string, args ...any) error {
 // exitError describes an engine whose output ended, waiting briefly for the
 // process so the exit status can be reported.
 func (c *Client) exitError(when string) error {
-	if c.readErr != nil && !errors.Is(c.readErr, os.ErrClosed) {
+	if c.readErr != nil && c.readErr != io.EOF && !errors.Is(c.readErr, os.ErrClosed) {
 		c.kill()
 		return fmt.Errorf("engine %s: reading its output %s: %w", c.command, when, c.readErr)
 	}

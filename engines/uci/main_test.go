@@ -31,6 +31,10 @@ func TestMain(m *testing.M) {
 //	slow:   sends bestmove only on "stop"; after ucinewgame it stops
 //	        answering isready
 //	instant: answers "go" with "bestmove e2e4" at once
+//	long:   answers "go" with an info string of 300,000 bytes, then a
+//	        bestmove written in two parts 20 ms apart
+//	huge:   answers "go" with a line of 2 MB (over maxLineLen)
+//	unended: answers "go" with a bestmove without a line break and exits
 //	fork:   on "go" starts a child (mode "child", which sleeps, holding
 //	        the engine's output open), reports its pid and exits with status 3
 func fakeEngine(mode string) int {
@@ -73,9 +77,24 @@ func fakeEngine(mode string) int {
 				say("bestmove e2e4")
 			}
 		case "go":
-			if mode == "instant" {
+			switch mode {
+			case "instant":
 				say("bestmove e2e4")
 				continue
+			case "long":
+				say("info string " + strings.Repeat("x", 300000))
+				out.WriteString("bestmo")
+				out.Flush()
+				time.Sleep(20 * time.Millisecond)
+				say("ve e2e4 ponder e7e5")
+				continue
+			case "huge":
+				say("info string " + strings.Repeat("x", 2<<20))
+				continue
+			case "unended":
+				out.WriteString("bestmove e2e4")
+				out.Flush()
+				return 0
 			}
 			say("info depth 1 score cp 10 nodes 20 pv e2e4")
 			if mode == "crash" {

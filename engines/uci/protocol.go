@@ -2,6 +2,7 @@ package uci
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -273,8 +274,13 @@ func formatFinalInfo(res engines.Result) string {
 // re-joined from its fields so stray whitespace (or a newline) in a FEN from
 // a file cannot split the command.
 func positionCommand(pos engines.Position) string {
-	// One string of the final size: the command grows with the game and
-	// is built for every move.
+	return string(appendPosition(nil, pos))
+}
+
+// appendPosition appends positionCommand's command to dst. A search
+// writes it straight into the client's buffer of lines to send (the
+// command grows with the game and is made for every move).
+func appendPosition(dst []byte, pos engines.Position) []byte {
 	fen := !isStartFEN(pos.FEN)
 	n := len("position startpos")
 	if fen {
@@ -286,25 +292,22 @@ func positionCommand(pos engines.Position) string {
 			n += 1 + len(m)
 		}
 	}
-	var b strings.Builder
-	b.Grow(n)
+	dst = slices.Grow(dst, n)
 	if fen {
-		b.WriteString("position fen")
+		dst = append(dst, "position fen"...)
 		for f := range strings.FieldsSeq(pos.FEN) {
-			b.WriteByte(' ')
-			b.WriteString(f)
+			dst = append(append(dst, ' '), f...)
 		}
 	} else {
-		b.WriteString("position startpos")
+		dst = append(dst, "position startpos"...)
 	}
 	if len(pos.Moves) > 0 {
-		b.WriteString(" moves")
+		dst = append(dst, " moves"...)
 		for _, m := range pos.Moves {
-			b.WriteByte(' ')
-			b.WriteString(m)
+			dst = append(append(dst, ' '), m...)
 		}
 	}
-	return b.String()
+	return dst
 }
 
 // isStartFEN reports whether fen, its fields separated by any white

@@ -32,7 +32,7 @@ type rawPipe struct {
 
 // newPipeReader returns f's reader; f itself where it has no raw
 // connection.
-func newPipeReader(f *os.File) io.Reader {
+func newPipeReader(f *os.File) lineSource {
 	if p := newRawPipe(f); p != nil {
 		return p
 	}
@@ -94,6 +94,8 @@ func (r *rawPipe) Write(p []byte) (int, error) {
 
 func (r *rawPipe) SetWriteDeadline(t time.Time) error { return r.f.SetWriteDeadline(t) }
 
+func (r *rawPipe) SetReadDeadline(t time.Time) error { return r.f.SetReadDeadline(t) }
+
 // do makes one read or write system call on p, waiting through the poller
 // while the pipe is not ready; err is the poller's (a closed file, a
 // passed deadline).
@@ -124,4 +126,22 @@ func (r *rawPipe) call(fd uintptr) bool {
 		r.errno = e
 		return true
 	}
+}
+
+// rawConnOf is the raw connection of an engine's pipe for readLines'
+// rawRead; nil for any other source.
+func rawConnOf(src lineSource) syscall.RawConn {
+	if p, ok := src.(*rawPipe); ok {
+		return p.rc
+	}
+	return nil
+}
+
+// readFd is rawRead's read system call.
+func readFd(fd uintptr, p []byte) (int, syscall.Errno) {
+	n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+	if e != 0 {
+		return 0, e
+	}
+	return int(n), 0
 }

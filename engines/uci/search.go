@@ -22,15 +22,24 @@ import (
 // not charged to its clock. Result.Time is the wall time from go to
 // bestmove. On ctx cancellation the client sends
 // "stop" and returns the engine's bestmove; if none comes within StopGrace
-// the engine is killed and an error returned.
+// the engine is killed and an error returned. info is called as the lines
+// are read and must not call Close (see Close).
 func (c *Client) Search(ctx context.Context, pos engines.Position, lim engines.Limits, info engines.InfoFunc) (engines.Result, error) {
 	if err := c.ready(); err != nil {
 		return engines.Result{}, err
 	}
-	goCmd := goCommand(lim)
-	cmds := []string{positionCommand(pos), "isready", goCmd}
-	synced := false
-	if _, timed := timeBudget(pos, lim); timed {
+	// A match's searches mostly have the same limits (nodes, depth,
+	// movetime): the command is made again only when they change.
+	if lim != c.lastLim || c.lastGo == "" {
+		c.lastLim, c.lastGo = lim, goCommand(lim)
+	}
+	goCmd := c.lastGo
+	var sent time.Time
+	var err error
+	_, timed := timeBudget(pos, lim)
+	if !timed {
+		sent, err = c.sendPosAt(&pos, "isready", goCmd)
+	} else {
 		// As fastchess: "position", then isready and its readyok, then
 		// "go", the move's time counting from the go. The engine's
 		// wake-up from its wait for input and its reading of the position
@@ -38,16 +47,15 @@ func (c *Client) Search(ctx context.Context, pos engines.Position, lim engines.L
 		// wake-up alone took tens of milliseconds now and then, charged
 		// to the engine by one harness and not by the other. The wait for
 		// readyok discards what came before it, as the search would.
-		if err := c.sync(ctx, "position", c.cfg.PingTimeout, pingLimit, cmds[0]); err != nil {
+		if err := c.sync(ctx, "position", c.cfg.PingTimeout, pingLimit, positionCommand(pos)); err != nil {
 			return engines.Result{}, err
 		}
-		cmds, synced = cmds[2:], true
+		sent, err = c.sendAt(goCmd)
 	}
-	sent, err := c.sendAt(cmds...)
 	if err != nil {
 		return engines.Result{}, err
 	}
-	return c.wait(ctx, pos, lim, goCmd, sent, synced, info)
+	return c.wait(ctx, pos, lim, goCmd, sent, timed, info)
 }
 
 // ready reports why no search can start: a failed NewGame, Close, an
@@ -76,52 +84,66 @@ func (c *Client) ready() error {
 // time-limited search runs SearchMargin past its budget, it sends "stop";
 // without a bestmove within StopGrace the engine is killed.
 func (c *Client) wait(ctx context.Context, pos engines.Position, lim engines.Limits, goCmd string, start time.Time, synced bool, info engines.InfoFunc) (engines.Result, error) {
-	var watchdog <-chan time.Time
+	// The deadlines of the wait, zero while not running: the watchdog's,
+	// the grace after "stop", and the moment given to output written
+	// just before the engine's exit. The read wakes at the earliest.
+	var watchdog, grace, drain time.Time
 	if budget, ok := timeBudget(pos, lim); ok {
-		t := time.NewTimer(budget + c.cfg.SearchMargin)
-		defer t.Stop()
-		watchdog = t.C
+		watchdog = time.Now().Add(budget + c.cfg.SearchMargin)
 	}
-	var grace, drain <-chan time.Time
-	ctxDone, exited := ctx.Done(), c.exited
-	stop := func() {
-		// A failed write means the engine is dying; its exit is reported
-		// through lines/exited, and the grace timer bounds the wait anyway.
-		_ = c.send("stop")
-		grace = time.After(c.cfg.StopGrace)
-	}
-	s := searchState{c: c, info: info, start: start, synced: synced}
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
+	defer c.wakeOn(ctx)()
+	stopped, exited := false, false
+	// The search's state is the client's, and its handler of lines a
+	// method value made once: a closure and a state per search were
+	// two allocations a move.
+	s := &c.search
+	*s = searchState{c: c, info: info, start: start, synced: synced, fields: s.fields}
+	defer func() { s.info, s.res = nil, engines.Result{} }()
 	for {
-		select {
-		case line, ok := <-c.lines:
-			if !ok {
-				return engines.Result{}, c.exitError("during search (" + goCmd + ")")
-			}
-			if done, err := s.line(line); done {
-				return s.res, err
-			}
-		case <-ctxDone:
-			ctxDone, watchdog = nil, nil
-			if grace == nil {
-				stop()
-			}
-		case <-watchdog:
-			watchdog = nil
-			if grace == nil {
-				stop()
-			}
-		case <-grace:
+		err := c.readLines(earliest(watchdog, grace, drain), c.takeFn)
+		if err == nil {
+			return s.res, s.err
+		}
+		if err != errWake {
+			return engines.Result{}, c.exitError("during search (" + goCmd + ")")
+		}
+		// Woken: by a deadline, the context or the engine's exit.
+		now := time.Now()
+		switch {
+		case !drain.IsZero() && !now.Before(drain):
+			return engines.Result{}, failed(ErrExited, "engine %s exited during search (%s) (%s)", c.command, goCmd, c.status())
+		case !grace.IsZero() && !now.Before(grace):
 			c.kill()
 			return engines.Result{}, fmt.Errorf("engine %s did not answer \"stop\" with bestmove within %v; process killed", c.command, c.cfg.StopGrace)
-		case <-exited:
-			// Give output written just before the exit (maybe the bestmove)
-			// a moment to arrive through lines.
-			exited = nil
-			drain = time.After(100 * time.Millisecond)
-		case <-drain:
-			return engines.Result{}, failed(ErrExited, "engine %s exited during search (%s) (%s)", c.command, goCmd, c.status())
+		}
+		if !stopped && (ctx.Err() != nil || (!watchdog.IsZero() && !now.Before(watchdog))) {
+			// A failed write means the engine is dying; its exit ends
+			// the read, and the grace bounds the wait anyway.
+			stopped, watchdog = true, time.Time{}
+			_ = c.send("stop")
+			grace = now.Add(c.cfg.StopGrace)
+		}
+		if !exited && c.Exited() {
+			// Give output written just before the exit (maybe the
+			// bestmove) a moment to arrive.
+			exited = true
+			drain = now.Add(100 * time.Millisecond)
 		}
 	}
+}
+
+// earliest is the earliest of the times that are not zero; zero if all
+// are.
+func earliest(ts ...time.Time) time.Time {
+	var e time.Time
+	for _, t := range ts {
+		if !t.IsZero() && (e.IsZero() || t.Before(e)) {
+			e = t
+		}
+	}
+	return e
 }
 
 // searchState is what a search has read so far.
@@ -130,7 +152,8 @@ type searchState struct {
 	info  engines.InfoFunc
 	start time.Time // when go was sent
 	res   engines.Result
-	exact bool // res.Score comes from an exact (not bound) score
+	err   error // the search's error, with its last line (see line)
+	exact bool  // res.Score comes from an exact (not bound) score
 	// refusal is the engine's last "info string error..." of this search: a
 	// bestmove without a move after it is a failure (the built-in server
 	// refuses a rejected position so), not a position without moves.
@@ -138,6 +161,17 @@ type searchState struct {
 	// synced is set by the readyok of the isready sent before "go"; the
 	// lines before it answer an earlier search.
 	synced bool
+	// fields is the buffer each line is split into, kept from search to
+	// search.
+	fields []string
+}
+
+// take is line as readLines' handler: true at bestmove, with the
+// search's error in err.
+func (s *searchState) take(l outLine) bool {
+	done, err := s.line(l)
+	s.err = err
+	return done
 }
 
 // line takes one line of the engine's output; done is true at bestmove,
@@ -145,11 +179,11 @@ type searchState struct {
 func (s *searchState) line(line outLine) (done bool, err error) {
 	// The fields go into the client's buffer (nothing keeps them: infoLine
 	// copies the PV): an engine writes several lines a move.
-	f := s.c.fields[:0]
+	f := s.fields[:0]
 	for w := range strings.FieldsSeq(line.text) {
 		f = append(f, w)
 	}
-	s.c.fields = f
+	s.fields = f
 	if len(f) == 0 {
 		return false, nil
 	}
