@@ -539,3 +539,42 @@ func TestFakeLongAndSplitLines(t *testing.T) {
 		t.Errorf("a line over %d bytes: error %v, want one saying it is too long", maxLineLen, err)
 	}
 }
+
+// TestStockfishResultOutlivesNextSearch: the client parses the engine's
+// lines where they were read, in a buffer the next read overwrites
+// (lines.go), so what it hands out (a result's move, ponder move and PV,
+// the PVs given to the info callback) must be copies that later searches
+// leave as they were.
+func TestStockfishResultOutlivesNextSearch(t *testing.T) {
+	c := stockfish(t, nil)
+	var infos [][]string
+	var copies [][]string
+	res, err := c.Search(context.Background(), engines.Position{}, engines.Limits{Depth: 8}, func(in engines.Info) {
+		if len(in.PV) > 0 {
+			infos = append(infos, in.PV)
+			copies = append(copies, append([]string(nil), in.PV...))
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, second := fmt.Sprint(res.Move, res.Ponder, res.PV), ""
+	if res.Move == "" || len(res.PV) == 0 || len(infos) == 0 {
+		t.Fatalf("depth 8 from the start: move %q, PV %v, %d PVs reported; want all", res.Move, res.PV, len(infos))
+	}
+	for _, fen := range []string{"r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", "8/8/8/4k3/8/8/4K3/7R w - - 0 1"} {
+		r2, err := c.Search(context.Background(), engines.Position{FEN: fen}, engines.Limits{Depth: 8}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		second = fmt.Sprint(r2.Move, r2.Ponder, r2.PV)
+	}
+	if now := fmt.Sprint(res.Move, res.Ponder, res.PV); now != first {
+		t.Errorf("the first search's result changed under later searches: %s, was %s (the last search's: %s)", now, first, second)
+	}
+	for i := range infos {
+		if fmt.Sprint(infos[i]) != fmt.Sprint(copies[i]) {
+			t.Errorf("reported PV %d changed under later searches: %v, was %v", i, infos[i], copies[i])
+		}
+	}
+}

@@ -141,7 +141,9 @@ func (c *Client) await(ctx context.Context, after, want string, timeout time.Dur
 	c.rmu.Lock()
 	defer c.rmu.Unlock()
 	defer c.wakeOn(ctx)()
-	take := func(l outLine) bool { return handle(l.text) }
+	// The handlers keep what they read (an engine's name and options):
+	// the line is copied out of the read buffer.
+	take := func(l outLine) bool { return handle(strings.Clone(l.text)) }
 	for {
 		err := c.readLines(deadline, take)
 		switch {

@@ -190,7 +190,9 @@ func parseInfo(fields []string) infoLine {
 			for j < len(fields) && !infoKeywords[fields[j]] {
 				j++
 			}
-			l.info.PV = append([]string(nil), fields[i+1:j]...)
+			// A view of fields, as the fields are of the line: the
+			// search copies the PV it keeps (searchState.infoLine).
+			l.info.PV = fields[i+1 : j : j]
 			l.hasPV = true
 			i = j - 1
 		case "string":

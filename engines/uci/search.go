@@ -99,7 +99,7 @@ func (c *Client) wait(ctx context.Context, pos engines.Position, lim engines.Lim
 	// method value made once: a closure and a state per search were
 	// two allocations a move.
 	s := &c.search
-	*s = searchState{c: c, info: info, start: start, synced: synced, fields: s.fields}
+	*s = searchState{c: c, info: info, start: start, synced: synced, fields: s.fields, pvText: s.pvText[:0]}
 	defer func() { s.info, s.res = nil, engines.Result{} }()
 	for {
 		err := c.readLines(earliest(watchdog, grace, drain), c.takeFn)
@@ -164,6 +164,11 @@ type searchState struct {
 	// fields is the buffer each line is split into, kept from search to
 	// search.
 	fields []string
+	// pvText is the kept PV's moves, joined, while no info callback wants
+	// each line's PV: res.PV is made from it once, at bestmove, rather
+	// than a PV copied from every line of the search.
+	pvText []byte
+	pvKept bool // pvText holds res.PV
 }
 
 // take is line as readLines' handler: true at bestmove, with the
@@ -177,8 +182,9 @@ func (s *searchState) take(l outLine) bool {
 // line takes one line of the engine's output; done is true at bestmove,
 // with the error that a bestmove without a move after a refusal is.
 func (s *searchState) line(line outLine) (done bool, err error) {
-	// The fields go into the client's buffer (nothing keeps them: infoLine
-	// copies the PV): an engine writes several lines a move.
+	// The fields go into a buffer kept from line to line, and are views of
+	// the line, which is a view of the read buffer: what the search keeps
+	// of them (the move, the ponder move, the PV) is copied.
 	f := s.fields[:0]
 	for w := range strings.FieldsSeq(line.text) {
 		f = append(f, w)
@@ -199,10 +205,17 @@ func (s *searchState) line(line outLine) (done bool, err error) {
 		// answered a ponder search before ponderhit) took no time of it.
 		s.res.Time = max(0, line.at.Sub(s.start))
 		if len(f) > 1 && f[1] != "(none)" && f[1] != "0000" {
-			s.res.Move = f[1]
+			s.res.Move = strings.Clone(f[1])
 		}
 		if len(f) > 3 && f[2] == "ponder" {
-			s.res.Ponder = f[3]
+			s.res.Ponder = strings.Clone(f[3])
+		}
+		if s.pvKept {
+			pv := string(s.pvText)
+			s.res.PV = make([]string, 0, strings.Count(pv, " ")+1)
+			for m := range strings.SplitSeq(pv, " ") {
+				s.res.PV = append(s.res.PV, m)
+			}
 		}
 		if s.res.Move == "" && s.refusal != "" {
 			return true, fmt.Errorf("engine %s gave no move: %s", s.c.command, s.refusal)
@@ -210,6 +223,26 @@ func (s *searchState) line(line outLine) (done bool, err error) {
 		return true, nil
 	}
 	return false, nil
+}
+
+// clonePV copies a PV out of the line it is a view of: one string for
+// all its moves.
+func clonePV(pv []string) []string {
+	n := 0
+	for _, m := range pv {
+		n += len(m)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, m := range pv {
+		b.WriteString(m)
+	}
+	all := b.String()
+	out := make([]string, len(pv))
+	for i, m := range pv {
+		out[i], all = all[:len(m)], all[len(m):]
+	}
+	return out
 }
 
 // infoLine takes the fields of an "info" line after the word "info".
@@ -220,10 +253,11 @@ func (s *searchState) infoLine(fields []string) {
 		c.firstDropped = l.firstDropped
 	}
 	c.infoDropped += l.dropped
-	if isErrorString(l.info.String) {
-		s.refusal = l.info.String
-	}
 	if l.info.String != "" {
+		l.info.String = strings.Clone(l.info.String)
+		if isErrorString(l.info.String) {
+			s.refusal = l.info.String
+		}
 		if s.info != nil {
 			s.info(l.info)
 		}
@@ -235,12 +269,28 @@ func (s *searchState) infoLine(fields []string) {
 	if !l.mainLine() {
 		return
 	}
+	if l.hasPV && s.info != nil {
+		l.info.PV = clonePV(l.info.PV) // the callback may keep it
+	}
 	// An aspiration fail (bound) only replaces a deeper result when no
 	// exact score has been seen at its depth.
 	if l.hasScore && (!l.bound || !s.exact || l.info.Depth > s.res.Depth) {
 		s.res.Score, s.res.Depth, s.res.SelDepth = l.info.Score, l.info.Depth, l.info.SelDepth
-		if l.hasPV {
-			s.res.PV = l.info.PV
+		switch {
+		case !l.hasPV:
+		case s.info != nil:
+			s.res.PV, s.pvKept = l.info.PV, false
+		case len(l.info.PV) == 0: // "pv" and no moves
+			s.res.PV, s.pvKept = nil, false
+		default:
+			s.pvText = s.pvText[:0]
+			for i, m := range l.info.PV {
+				if i > 0 {
+					s.pvText = append(s.pvText, ' ')
+				}
+				s.pvText = append(s.pvText, m...)
+			}
+			s.res.PV, s.pvKept = nil, true
 		}
 		s.exact = !l.bound
 	}
