@@ -114,12 +114,19 @@ type infoLine struct {
 // MultiPV only the first line is the engine's choice.
 func (l infoLine) mainLine() bool { return l.multiPV <= 1 }
 
-// infoKeywords end a "pv" (whose moves otherwise run to the end of the line).
-var infoKeywords = map[string]bool{
-	"depth": true, "seldepth": true, "time": true, "nodes": true, "pv": true, "multipv": true,
-	"score": true, "currmove": true, "currmovenumber": true, "hashfull": true, "nps": true,
-	"tbhits": true, "sbhits": true, "cpuload": true, "string": true, "refutation": true,
-	"currline": true, "wdl": true,
+// isInfoKeyword reports the words that end a "pv" (whose moves otherwise
+// run to the end of the line). A switch rather than a map: every move of
+// every PV is checked, and a switch on strings compares lengths first,
+// which a move's 4 or 5 bytes rarely share with a keyword.
+func isInfoKeyword(w string) bool {
+	switch w {
+	case "depth", "seldepth", "time", "nodes", "pv", "multipv",
+		"score", "currmove", "currmovenumber", "hashfull", "nps",
+		"tbhits", "sbhits", "cpuload", "string", "refutation",
+		"currline", "wdl":
+		return true
+	}
+	return false
 }
 
 // Plausible ranges of info values. Beyond them a value is an engine bug and
@@ -187,7 +194,7 @@ func parseInfo(fields []string) infoLine {
 			i += 3
 		case "pv":
 			j := i + 1
-			for j < len(fields) && !infoKeywords[fields[j]] {
+			for j < len(fields) && !isInfoKeyword(fields[j]) {
 				j++
 			}
 			// A view of fields, as the fields are of the line: the
