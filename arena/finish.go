@@ -23,6 +23,9 @@ func (m *match) finish(sum *record.Summary) error {
 	sum.Throughput = &record.Throughput{Games: m.played, WallS: wall.Seconds(), HarnessCPUS: cpu.Seconds(),
 		GamesPerHour: float64(m.played) / wall.Hours(), HarnessShare: cpu.Seconds() / wall.Seconds(),
 		PlayingS: sn.play.Seconds(), JudgingS: sn.judgeOnly.Seconds(), IdleS: sn.idle.Seconds(), JudgeBusyS: sn.judgeBusy.Seconds()}
+	if err := m.out.Sync(); err != nil {
+		return err
+	}
 	if err := output.RewriteLog(m.dir, sum.SPRT != nil, m.lines); err != nil {
 		return err
 	}

@@ -148,7 +148,7 @@ func (o *Writer) AppendJSON(g *record.GameRecord) (Ref, error) {
 }
 
 // AppendOrdered adds the next game in game order to games.pgn, moves.csv
-// and games.epd, synced to disk.
+// and games.epd; Sync makes them durable.
 func (o *Writer) AppendOrdered(g *record.GameRecord) error {
 	var pgn bytes.Buffer
 	switch m := o.cfg.Output.PGN; {
@@ -204,20 +204,38 @@ func (o *Writer) writeLastPGN() error {
 	return nil
 }
 
-// append appends data to f, and syncs it once f is installed: a file still
-// being rebuilt (a merge, the rebuild of a resume) is synced once, whole, by
-// Install, and is removed if the process dies before, so syncing each game
-// there would only cost time (a merge of 100,000 games spent more time in
-// fsync than in everything else). An error names the file as it is
-// installed: f keeps the temporary name it was opened under (NAME.rebuild),
-// which no longer exists once Install renamed it.
+// append appends data to f, and syncs it if it is the installed
+// games.jsonl, the one file --resume trusts. The files derived from it
+// (games.pgn, moves.csv, games.epd) are rebuilt from it by a resume, so
+// they are synced once, by Sync when the run is complete, not game by
+// game: their three fsyncs a game were 4.5% of the arena's own CPU in
+// games of a millisecond a move (docs/reference.md, "The arena's own
+// cost, beside fastchess"). A file still being rebuilt (a merge, the
+// rebuild of a resume) is synced once, whole, by Install, and is removed
+// if the process dies before. An error names the file as it is
+// installed: f keeps the temporary name it was opened under
+// (NAME.rebuild), which no longer exists once Install renamed it.
 func (o *Writer) append(f *os.File, data []byte) error {
 	_, err := f.Write(data)
-	if err == nil && o.tmp == nil {
+	if err == nil && f == o.json && o.tmp == nil {
 		err = f.Sync()
 	}
 	if err != nil {
 		return fmt.Errorf("append %s: %w", strings.TrimSuffix(f.Name(), rebuildSuffix), bare(err))
+	}
+	return nil
+}
+
+// Sync makes games.pgn, moves.csv and games.epd durable (games.jsonl
+// is, game by game).
+func (o *Writer) Sync() error {
+	for _, f := range []*os.File{o.pgn, o.csv, o.epd} {
+		if f == nil {
+			continue
+		}
+		if err := f.Sync(); err != nil {
+			return fmt.Errorf("write %s: %w", strings.TrimSuffix(f.Name(), rebuildSuffix), bare(err))
+		}
 	}
 	return nil
 }
