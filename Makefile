@@ -17,6 +17,14 @@ LDFLAGS = -X arena/internal/version.commit=$(COMMIT) -X arena/internal/version.d
 build:
 	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/arena
 
+# worker: bin/arena-worker, the build for cluster nodes that play external UCI engines only
+# (run, merge, version; no built-in engines, report or training: cmd/arena/worker.go). It is
+# a third of the size and peaks at half the RSS of bin/arena in a match (docs/cluster.md).
+WORKER_BIN := bin/arena-worker
+.PHONY: worker
+worker:
+	CGO_ENABLED=0 $(GO) build -tags worker -ldflags "$(LDFLAGS)" -o $(WORKER_BIN) ./cmd/arena
+
 # go test's 10-minute limit a package is raised to 20: a package's wall time is its CPU time
 # times the machine's load, and the largest (arena: about 60 s of CPU on an AMD EPYC, 22 on an Intel
 # Xeon, and sleeping fake engines: docs/testing.md) must pass on a busy machine.
@@ -123,8 +131,11 @@ release:
 	rm -rf dist && mkdir -p dist
 	@set -e; for a in $(RELEASE_ARCHS); do echo "dist/arena-linux-$$a"; \
 		CGO_ENABLED=0 GOOS=linux GOARCH=$$a $(GO) build -trimpath -ldflags '$(LDFLAGS) -s -w' \
-			-o dist/arena-linux-$$a ./cmd/arena; done
-	cd dist && sha256sum arena-linux-* > SHA256SUMS && cat SHA256SUMS
+			-o dist/arena-linux-$$a ./cmd/arena; \
+		echo "dist/arena-worker-linux-$$a"; \
+		CGO_ENABLED=0 GOOS=linux GOARCH=$$a $(GO) build -trimpath -tags worker -ldflags '$(LDFLAGS) -s -w' \
+			-o dist/arena-worker-linux-$$a ./cmd/arena; done
+	cd dist && sha256sum arena-linux-* arena-worker-linux-* > SHA256SUMS && cat SHA256SUMS
 
 # image: the container image of configs/deploy/image/Containerfile, FROM scratch,
 # tagged arena:COMMIT, and dist/k8s/ with the manifests naming that tag.

@@ -81,6 +81,9 @@ func (d *decoder) engines(n *yaml.Node, path string) ([]EngineConfig, []*limitsS
 func (d *decoder) engine(n, engineNode *yaml.Node, path string, e *EngineConfig, optNodes map[string]*yaml.Node) error {
 	if e.Engine == "" {
 		if e.Command == "" {
+			if NoBuiltins != "" {
+				return d.errorf(n, path, "missing command: (%s)", NoBuiltins)
+			}
 			return d.errorf(n, path, "missing engine: (a built-in engine: %s; or \"uci\" with command:)", builtinList())
 		}
 		e.Engine = UCIEngine
@@ -96,6 +99,9 @@ func (d *decoder) engine(n, engineNode *yaml.Node, path string, e *EngineConfig,
 	}
 	spec, err := engines.Lookup(e.Engine)
 	if err != nil {
+		if NoBuiltins != "" && len(engines.Names()) == 0 {
+			return d.errorf(engineNode, path+".engine", "unknown engine %q: %s", e.Engine, NoBuiltins)
+		}
 		return d.errorf(engineNode, path+".engine", "unknown engine %q (built-in engines: %s; or \"uci\" with command:)", e.Engine, builtinList())
 	}
 	if e.Command != "" || len(e.Args) > 0 {
@@ -145,6 +151,14 @@ func resolveBuiltin(spec engines.Spec, e *EngineConfig, build bool) error {
 	}
 	return nil
 }
+
+// NoBuiltins, when set, is why this binary has no built-in engines and what to
+// do instead; a config naming one (or none) is refused with it rather than
+// with an empty list of built-in engines. The arena-worker build (cmd/arena,
+// tag worker) sets it: it links no engine packages, to stay small, and a user
+// who copied it to a node must learn to use the full arena binary, not that
+// "heuristic" does not exist.
+var NoBuiltins string
 
 func builtinList() string {
 	names := engines.Names()

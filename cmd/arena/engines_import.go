@@ -1,3 +1,5 @@
+//go:build !worker
+
 package main
 
 // The built-in engines register themselves in their packages' init

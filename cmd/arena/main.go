@@ -25,6 +25,11 @@ type command struct {
 
 var commands = map[string]command{}
 
+// usageNote is printed under the usage line: empty in the full build; the
+// worker build (worker.go) says there what it leaves out, so that "unknown
+// command report" on a node is not a mystery.
+var usageNote string
+
 func register(name string, c command) {
 	if _, dup := commands[name]; dup {
 		panic("duplicate command " + name)
@@ -33,7 +38,10 @@ func register(name string, c command) {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: arena COMMAND [arguments]")
+	fmt.Fprintf(w, "usage: %s COMMAND [arguments]\n", buildName)
+	if usageNote != "" {
+		fmt.Fprintln(w, "\n"+usageNote)
+	}
 	fmt.Fprintln(w, "\ncommands:")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
@@ -43,7 +51,7 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun 'arena COMMAND -h' for the arguments of a command.")
+	fmt.Fprintf(w, "\nRun '%s COMMAND -h' for the arguments of a command.\n", buildName)
 }
 
 func main() {
@@ -63,7 +71,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	c, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "arena: unknown command %q\n\n", args[0])
+		fmt.Fprintf(stderr, "%s: unknown command %q\n\n", buildName, args[0])
 		usage(stderr)
 		return 2
 	}

@@ -1,3 +1,5 @@
+//go:build !worker
+
 package main
 
 //go:generate sh -c "go run . reference > ../../docs/reference-keys.md"

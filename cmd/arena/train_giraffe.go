@@ -1,3 +1,5 @@
+//go:build !worker
+
 package main
 
 import (

@@ -9,6 +9,14 @@ import (
 	"arena/internal/version"
 )
 
+// buildName starts the version line: "arena", or "arena-worker" in the worker
+// build (worker.go), so a binary copied to a node says which of the two it is.
+var buildName = "arena"
+
+// versionNote, when set, ends the version line (the worker build: what it
+// plays).
+var versionNote string
+
 func init() {
 	register("version", command{summary: "print the arena version, its commit and the Go version", run: printVersion})
 }
@@ -38,5 +46,9 @@ func versionString() string {
 			commit += " (modified)"
 		}
 	}
-	return fmt.Sprintf("arena %s %s, %s %s/%s", v, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	line := fmt.Sprintf("%s %s %s, %s %s/%s", buildName, v, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	if versionNote != "" {
+		line += ", " + versionNote
+	}
+	return line
 }
