@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"arena/arena/record"
+	"arena/arena/output"
 	"arena/engines/uci"
 )
 
@@ -84,26 +82,33 @@ func TestWorkerBuild(t *testing.T) {
 		}
 		return m[1]
 	}
-	checkRun := func(t *testing.T, dir string, games int) {
+	// play runs the worker with env and args, and checks the run it writes
+	// in dir (the usual files, games played whole) and the first GC cycle's
+	// goal in MB.
+	play := func(t *testing.T, env, args []string, dir string, games int, goal string) {
+		_, errOut, code := worker(append([]string{"GODEBUG=gctrace=1"}, env...), append(args, "--quiet", "--out", dir)...)
+		if code != 0 {
+			t.Fatalf("arena-worker %v: exit %d\n%s", args, code, errOut)
+		}
 		for _, f := range []string{"config.yaml", "games.jsonl", "games.pgn", "moves.csv", "summary.json", "summary.md"} {
 			if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() == 0 {
 				t.Errorf("%s: %v (size %v); want the file a run writes", f, err, fi)
 			}
 		}
-		f, err := os.Open(filepath.Join(dir, "games.jsonl"))
+		recs, err := output.ReadGames(filepath.Join(dir, output.GamesFile))
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer f.Close()
-		n := 0
-		for sc := bufio.NewScanner(f); sc.Scan(); n++ {
-			var g record.GameRecord
-			if err := json.Unmarshal(sc.Bytes(), &g); err != nil || len(g.Moves) == 0 || g.Result == "" {
-				t.Errorf("games.jsonl line %d: %v, %d moves, result %q; want a played game", n+1, err, len(g.Moves), g.Result)
+		for i, g := range recs {
+			if len(g.Moves) == 0 || g.Result == "" {
+				t.Errorf("games.jsonl line %d: %d moves, result %q; want a played game", i+1, len(g.Moves), g.Result)
 			}
 		}
-		if n != games {
-			t.Errorf("games.jsonl: %d games, want %d", n, games)
+		if len(recs) != games {
+			t.Errorf("games.jsonl: %d games, want %d", len(recs), games)
+		}
+		if g := firstGoal(t, errOut); g != goal {
+			t.Errorf("first GC goal %s MB with %v, want %s", g, env, goal)
 		}
 	}
 
@@ -114,28 +119,14 @@ func TestWorkerBuild(t *testing.T) {
 			"  - {name: SF-B, command: "+sf+", options: {Threads: 1, Hash: 16}}\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		dir := filepath.Join(tmp, "run")
-		_, errOut, code := worker([]string{"GODEBUG=gctrace=1", "GOGC="}, "run", cfg, "--quiet", "--out", dir)
-		if code != 0 {
-			t.Fatalf("arena-worker run: exit %d\n%s", code, errOut)
-		}
-		checkRun(t, dir, 4)
-		if g := firstGoal(t, errOut); g != "2" {
-			t.Errorf("first GC goal %s MB, want 2 (GOGC 50, the worker's default)", g)
-		}
+		// An empty GOGC is Go's default, so the worker's 50 applies: 2 MB.
+		play(t, []string{"GOGC="}, []string{"run", cfg}, filepath.Join(tmp, "run"), 4, "2")
 	})
 
 	t.Run("quick", func(t *testing.T) {
-		dir := filepath.Join(tmp, "quick")
-		_, errOut, code := worker([]string{"GODEBUG=gctrace=1", "GOGC=100"}, "run", "-engine", "cmd="+sf, "name=A", "-engine", "cmd="+sf, "name=B",
-			"-each", "nodes=1000", "option.Hash=16", "-games", "6", "-judge", "off", "-quiet", "--out", dir)
-		if code != 0 {
-			t.Fatalf("arena-worker run (quick form): exit %d\n%s", code, errOut)
-		}
-		checkRun(t, dir, 6)
-		if g := firstGoal(t, errOut); g != "4" {
-			t.Errorf("first GC goal %s MB with GOGC=100 set, want 4 (the environment wins)", g)
-		}
+		// GOGC=100 from the environment wins: 4 MB.
+		play(t, []string{"GOGC=100"}, []string{"run", "-engine", "cmd=" + sf, "name=A", "-engine", "cmd=" + sf, "name=B",
+			"-each", "nodes=1000", "option.Hash=16", "-games", "6", "-judge", "off"}, filepath.Join(tmp, "quick"), 6, "4")
 	})
 
 	t.Run("built-in engine refused", func(t *testing.T) {
