@@ -10,9 +10,10 @@ package arena
 // reads: a peer may be on another node, crash, resume or be re-run at any
 // time, and nothing it does can harm another shard.
 //
-// Every peerPoll a shard reads what each peer appended since the last poll
-// (whole lines only: a line being written is read at the next poll), its
-// own games included, and counts them in one record.SPRTTally, whose LLR
+// After each game the shard finishes, and every peerPoll while it finishes
+// none, a shard reads what each peer appended since the last poll (whole
+// lines only: a line being written is read at the next poll), its own
+// games included, and counts them in one record.SPRTTally, whose LLR
 // does not depend on the order games come in. When the combined test
 // decides, the shard stops its games in progress and ends complete, its
 // summary saying why (sprt_shards); `arena merge` then takes every game the
@@ -43,18 +44,23 @@ import (
 	"arena/tracker/pgn"
 )
 
-// peerPoll is how often a shard of an SPRT run reads its peers' games, at
-// the least: with many shards each poll costs the shared filesystem a stat
-// per shard for every shard, so the interval grows with the shards
-// (peerPollPerShard each; 5 s up to 50 shards, 100 s at 1,000), keeping
-// the filesystem's load near 10,000 stats a second however many there are
+// A shard polls when one of its games ends, so that fast games cannot
+// outrun the test (50 games of a node-limited check end in 4 s), and every
+// peerPoll while none ends. Each poll costs the shared filesystem a stat
+// per shard, so two polls of a run of N shards are at least N times
+// peerPollPerShard apart (0.4 s at 4 shards, 100 s at 1,000): the
+// filesystem serves at most 10 N stats a second, 10,000 at 1,000 shards
 // (docs/cluster.md).
 var peerPoll = 5 * time.Second
 
 var peerPollPerShard = 100 * time.Millisecond
 
-// pollInterval is the time between two polls of a run of n shards.
-func pollInterval(n int) time.Duration { return max(peerPoll, time.Duration(n)*peerPollPerShard) }
+// pollGap is the least time between two polls of a run of n shards.
+func pollGap(n int) time.Duration { return time.Duration(n) * peerPollPerShard }
+
+// pollInterval is the time between two polls of a run of n shards when
+// the shard finishes no game.
+func pollInterval(n int) time.Duration { return max(peerPoll, pollGap(n)) }
 
 // peerWatch follows the shards of one SPRT run, this one's included.
 type peerWatch struct {
@@ -69,6 +75,8 @@ type peerWatch struct {
 	logs     map[string]*peerLog // by shard directory
 	combined *record.SPRTSummary
 	shards   int // shard directories counted in combined
+
+	ended chan struct{} // a game of this shard ended since the last poll
 }
 
 // peerLog is what has been read of one shard's games.jsonl.
@@ -96,13 +104,15 @@ func newPeerWatch(cfg *config.Config, dir string, shard record.Shard) (*peerWatc
 	if err != nil {
 		return nil, err
 	}
-	return &peerWatch{cfg: cfg, dir: dir, hash: hash, shard: shard, peers: map[string]int{}, logs: map[string]*peerLog{}}, nil
+	return &peerWatch{cfg: cfg, dir: dir, hash: hash, shard: shard, peers: map[string]int{}, logs: map[string]*peerLog{},
+		ended: make(chan struct{}, 1)}, nil
 }
 
 // run polls until ctx ends or the combined test decides, then calls
 // decided (once, when it did).
 func (w *peerWatch) run(ctx context.Context, decided func()) {
 	for {
+		last := time.Now()
 		if w.poll() {
 			decided()
 			return
@@ -111,7 +121,25 @@ func (w *peerWatch) run(ctx context.Context, decided func()) {
 		case <-ctx.Done():
 			return
 		case <-time.After(pollInterval(w.shard.Count)):
+			continue
+		case <-w.ended:
 		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(pollGap(w.shard.Count) - time.Since(last)):
+		}
+	}
+}
+
+// gameEnded tells the watch that this shard finished a game.
+func (w *peerWatch) gameEnded() {
+	if w == nil {
+		return
+	}
+	select {
+	case w.ended <- struct{}{}:
+	default: // a poll is already due
 	}
 }
 

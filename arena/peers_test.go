@@ -14,10 +14,13 @@ import (
 // Four shards of an SPRT run, played at once into sibling directories,
 // stop together as soon as their games decide the test, far short of the
 // schedule; each says why, and arena merge gives the verdict over every
-// game they played, the same a tally of those games gives.
+// game they played, the same a tally of those games gives. The timed poll
+// is set beyond the test's length: the shards must poll as their games end
+// (games faster than the timed poll once let a Slurm check's shards play
+// their whole schedule).
 func TestSPRTStopsAcrossShards(t *testing.T) {
 	defer func(p, q time.Duration) { peerPoll, peerPollPerShard = p, q }(peerPoll, peerPollPerShard)
-	peerPoll, peerPollPerShard = 20*time.Millisecond, 0
+	peerPoll, peerPollPerShard = time.Hour, 0
 	cfg := writeConfig(t, fmt.Sprintf(`
 games: 400
 pairs: true

@@ -432,6 +432,7 @@ func (m *match) play(ctx context.Context) (*record.Summary, error) {
 				fatal = err
 				cancel()
 			}
+			peers.gameEnded() // after finished has logged it: the poll reads this shard's log too
 			if !more {
 				// A knockout's next games appear as results come in.
 				spec, more = m.nextToPlay(feed)
