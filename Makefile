@@ -333,8 +333,8 @@ NNUE_DATA := data/nnue/selfplay.txt
 NNUE_SUMS := data/nnue/selfplay.sums
 NNUE_DATAGEN := --out $(NNUE_DATA) --seed 1 --workers 2
 NNUE_DATA_POSITIONS ?= 5000000
-NNUE_POSITIONS := 1200000
-NNUE_TRAIN := --positions $(NNUE_POSITIONS) --hidden 256 --epochs 2 --batch 4096 --lr 0.002 --lr-final 0.05 --wd 0.1 --lambda 0 --mirror --val 0.05 --seed 1
+NNUE_POSITIONS := 3500000
+NNUE_TRAIN := --positions $(NNUE_POSITIONS) --hidden 256 --epochs 8 --batch 4096 --lr 0.002 --lr-final 0.05 --wd 0.1 --lambda 0 --mirror --val 0.05 --seed 1
 .PHONY: nnue-data nnue-data-check nnue-data-sums nnue-net
 nnue-data: build
 	nice -n 10 ./$(BIN) datagen selfplay $(NNUE_DATAGEN) $$([ -f $(NNUE_DATA) ] && echo --resume) --positions $(NNUE_DATA_POSITIONS)
