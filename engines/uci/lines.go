@@ -187,7 +187,14 @@ func (c *Client) readLines(deadline time.Time, handle func(outLine) bool) error 
 // per read, clears the poller's readiness before it reads, so it must
 // read until EAGAIN every time, a second read system call for each of
 // an engine's lines. Within one RawConn.Read nothing clears it: a line
-// written after the short read makes the poller call again.
+// written after the short read makes the poller call again. The end of
+// the output is the exception: the poller reports the hang-up once, and
+// RawConn.Read clears that report when it starts, so an engine that
+// wrote and exited while no read was waiting leaves its last bytes and
+// its end in the pipe, and the short read that takes the bytes would
+// wait for a report that never comes. So once the engine has exited,
+// the pipe is read to its end (a last line without a line break was lost
+// that way, the drain's 100 ms later).
 func (c *Client) rawRead(fd uintptr) bool {
 	r := &c.lineReader
 	for {
@@ -213,7 +220,7 @@ func (c *Client) rawRead(fd uintptr) bool {
 			r.done = true
 			return true
 		}
-		if short {
+		if short && !c.Exited() {
 			return false
 		}
 	}
