@@ -99,7 +99,7 @@ func (d *decoder) engine(n, engineNode *yaml.Node, path string, e *EngineConfig,
 	}
 	spec, err := engines.Lookup(e.Engine)
 	if err != nil {
-		if NoBuiltins != "" && len(engines.Names()) == 0 {
+		if NoBuiltins != "" {
 			return d.errorf(engineNode, path+".engine", "unknown engine %q: %s", e.Engine, NoBuiltins)
 		}
 		return d.errorf(engineNode, path+".engine", "unknown engine %q (built-in engines: %s; or \"uci\" with command:)", e.Engine, builtinList())
